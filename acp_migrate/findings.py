@@ -1,0 +1,57 @@
+"""What the codemod reports: findings, per-source results, and analysis errors.
+
+Shared by the engine, the rules and the output formats; imports nothing heavy.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+
+class Finding(BaseModel):
+    """One place in one file that a rule reports.
+
+    Positions are 1-based lines and 1-based columns, as editors show them.
+    `fixable` means `fix` rewrites it; otherwise a person has to act.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    code: str
+    message: str
+    fixable: bool
+
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        return (self.path, self.line, self.column, self.code, self.message)
+
+
+class SourceAnalysis(BaseModel):
+    """The result of running every rule over one source file.
+
+    - `findings`: what `check` reports for this source, in order.
+    - `fixed_source`: the bytes `fix` would write, or None when nothing changes.
+    - `remaining`: what still needs a person once `fixed_source` is written
+      (positions refer to the original source).
+    - `encoding`: the source's text encoding, for showing diffs.
+    """
+
+    findings: list[Finding] = []
+    fixed_source: bytes | None = None
+    remaining: list[Finding] = []
+    encoding: str = "utf-8"
+
+
+class SourceError(Exception):
+    """A file that could not be analysed: undecodable, binary, or a syntax error.
+
+    `reason` is a one-line, human-readable explanation without the path.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
