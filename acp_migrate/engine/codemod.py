@@ -1,13 +1,114 @@
-"""Per-source analysis: prefilter, parse once, run all rules in one traversal, apply edits.
+"""Per-source analysis: prefilter, parse once, run every rule in one traversal, apply edits.
 
-(Placeholder signature; the real implementation lands next.)
+LibCST and the rules are imported only when a file passes the byte prefilter, so a
+clean run costs little more than reading the files.
 """
 
 from __future__ import annotations
 
-from acp_migrate.findings import SourceAnalysis
+import codecs
+import re
+
+from acp_migrate.engine.prefilter import may_contain_legacy
+from acp_migrate.findings import Finding, SourceAnalysis, SourceError
+
+_BOM = codecs.BOM_UTF8
+# PEP 263: the cookie must be on line 1 or 2.
+_COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.MULTILINE)
 
 
-def analyze_source(source: bytes, *, path: str) -> SourceAnalysis:
-    """Analyse one file's bytes. Raises SourceError when the file cannot be analysed."""
-    raise NotImplementedError
+def source_encoding(source: bytes) -> str:
+    """The encoding Python would read `source` with (BOM, PEP 263 cookie, else UTF-8)."""
+    if source.startswith(_BOM):
+        return "utf-8-sig"
+    head = b"\n".join(source.split(b"\n", 2)[:2])
+    match = _COOKIE.search(head)
+    if match is None:
+        return "utf-8"
+    name = match.group(1).decode("ascii")
+    try:
+        return codecs.lookup(name).name
+    except LookupError:
+        raise SourceError(f"unknown encoding {name!r} in the coding cookie") from None
+
+
+def check_decodable(source: bytes) -> str:
+    """Raise SourceError unless `source` is text Python could read; return its encoding."""
+    if b"\0" in source:
+        raise SourceError("binary file: contains NUL bytes")
+    encoding = source_encoding(source)
+    try:
+        source.decode(encoding)
+    except UnicodeDecodeError as error:
+        line = source.count(b"\n", 0, error.start) + 1
+        raise SourceError(f"cannot decode as {encoding} at line {line}: {error.reason}") from None
+    return encoding
+
+
+def analyze_source(source: bytes, *, path: str, fix: bool = True) -> SourceAnalysis:
+    """Analyse one file's bytes; with `fix=False` the fixed source is not computed.
+
+    Raises SourceError when the file cannot be analysed.
+    """
+    encoding = check_decodable(source)
+    if not may_contain_legacy(source):
+        return SourceAnalysis(encoding=encoding)
+    return _analyze_candidate(source, path=path, fix=fix, encoding=encoding)
+
+
+def _analyze_candidate(source: bytes, *, path: str, fix: bool, encoding: str) -> SourceAnalysis:
+    import libcst as cst
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    from acp_migrate.cst.names import mentions
+    from acp_migrate.engine.cleanup import remove_orphaned_imports
+    from acp_migrate.engine.traversal import EditApplier, RuleDispatcher
+    from acp_migrate.rules import ALL_RULES
+    from acp_migrate.rules.base import FileContext
+
+    try:
+        module = cst.parse_module(source)
+    except cst.ParserSyntaxError as error:
+        message = " ".join(error.message.split())
+        raise SourceError(f"syntax error at line {error.raw_line}, column {error.raw_column + 1}: {message}") from None
+    except RecursionError:
+        raise SourceError("too deeply nested to parse") from None
+
+    context = FileContext(module)
+    try:
+        module.visit(RuleDispatcher(context, [rule(context) for rule in ALL_RULES]))
+    except RecursionError:
+        raise SourceError("too deeply nested to analyse") from None
+    if not context.reports:
+        return SourceAnalysis(encoding=module.encoding)
+
+    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+
+    def finding(report) -> Finding:
+        where = positions[report.node]
+        return Finding(
+            path=path,
+            line=where.start.line,
+            column=where.start.column + 1,
+            end_line=where.end.line,
+            end_column=where.end.column + 1,
+            code=report.code,
+            message=report.message,
+            fixable=report.fixable,
+        )
+
+    findings = sorted((finding(r) for r in context.reports), key=Finding.sort_key)
+    remaining = sorted(
+        [finding(r) for r in context.reports if not r.fixable]
+        + [finding(f) for r in context.reports if r.fixable for f in r.followups],
+        key=Finding.sort_key,
+    )
+    fixed_source = None
+    if fix and (context.removed or context.replaced):
+        fixed = module.visit(EditApplier(context.removed, context.replaced))
+        fixed = remove_orphaned_imports(fixed, mentions(module))
+        new_bytes = fixed.bytes
+        fixed_source = new_bytes if new_bytes != source else None
+    return SourceAnalysis(
+        findings=findings, fixed_source=fixed_source, remaining=remaining, encoding=module.encoding
+    )

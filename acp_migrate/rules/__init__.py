@@ -1,0 +1,19 @@
+"""The rules, one module each. To add a rule: write `acpNNN_<name>.py` beside these
+(a `Rule` subclass with its docs and examples) and list its class in `ALL_RULES`."""
+
+from acp_migrate.rules.acp001_initialize_keyword import InitializeKeyword
+from acp_migrate.rules.acp002_capabilities_dict_key import CapabilitiesDictKey
+from acp_migrate.rules.acp003_owned_schema_field import OwnedSchemaField
+from acp_migrate.rules.acp004_removed_field_read import RemovedFieldRead
+from acp_migrate.rules.acp005_commands_not_advertised import CommandsNotAdvertised
+from acp_migrate.rules.base import Rule
+
+ALL_RULES: tuple[type[Rule], ...] = (
+    InitializeKeyword,
+    CapabilitiesDictKey,
+    OwnedSchemaField,
+    RemovedFieldRead,
+    CommandsNotAdvertised,
+)
+
+RULES_BY_CODE = {rule.code: rule for rule in ALL_RULES}

@@ -1,0 +1,196 @@
+"""ACP003 schema-slash-commands-field: projects that own their schema define the legacy
+field themselves.
+
+In a module that defines `class AgentCapabilities` or `class InitializeResponse`
+(often subclassing the SDK's models), this rule removes: the `slash_commands` field
+and its attribute docstring; the `slash_commands` parameter of their `create`
+classmethods, with its entry in the docstring (Google, NumPy or Sphinx style); and
+the keyword that forwards it inside `create` (`cls(..., slash_commands=...)`). A
+parameter still used for anything else in the body is reported, not removed.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from acp_migrate.cst.docstrings import remove_entries
+from acp_migrate.cst.names import mentions
+from acp_migrate.rules.acp001_initialize_keyword import is_legacy_factory
+from acp_migrate.rules.acp005_commands_not_advertised import commands_removed
+from acp_migrate.rules.base import LEGACY_KEYS, Example, Report, Rule, all_params
+
+
+def _field_target(statement: cst.BaseStatement) -> cst.Name | None:
+    if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+        small = statement.body[0]
+        if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+            return small.target
+        if isinstance(small, cst.Assign) and len(small.targets) == 1:
+            target = small.targets[0].target
+            return target if isinstance(target, cst.Name) else None
+    return None
+
+
+def _string_statement(statement: cst.BaseStatement) -> cst.SimpleString | None:
+    if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+        small = statement.body[0]
+        if isinstance(small, cst.Expr) and isinstance(small.value, cst.SimpleString):
+            return small.value
+    return None
+
+
+class OwnedSchemaField(Rule):
+    code = "ACP003"
+    name = "schema-slash-commands-field"
+    summary = "A schema this project owns declares or forwards the legacy `slash_commands` field."
+    fixable = True
+    examples = (
+        Example(
+            before=(
+                "from acp.schema import AvailableCommand\n"
+                "from pydantic import BaseModel, Field\n"
+                "\n"
+                "class AgentCapabilities(BaseModel):\n"
+                "    load_session: bool = False\n"
+                "    slash_commands: list[AvailableCommand] = Field(default_factory=list)\n"
+                '    """Commands advertised at initialize."""\n'
+                "\n"
+                "    @classmethod\n"
+                "    def create(cls, *, load_session=False, slash_commands=None):\n"
+                '        """Build capabilities.\n'
+                "\n"
+                "        Args:\n"
+                "            load_session: Whether sessions can be loaded.\n"
+                "            slash_commands: Commands to advertise.\n"
+                '        """\n'
+                "        return cls(load_session=load_session, slash_commands=slash_commands or [])\n"
+            ),
+            after=(
+                "from pydantic import BaseModel\n"
+                "\n"
+                "class AgentCapabilities(BaseModel):\n"
+                "    load_session: bool = False\n"
+                "\n"
+                "    @classmethod\n"
+                "    def create(cls, *, load_session=False):\n"
+                '        """Build capabilities.\n'
+                "\n"
+                "        Args:\n"
+                "            load_session: Whether sessions can be loaded.\n"
+                '        """\n'
+                "        return cls(load_session=load_session)\n"
+            ),
+        ),
+        Example(
+            before=(
+                "class ServerConfig:\n"
+                "    slash_commands: list[str] = []\n"
+            ),
+        ),
+    )
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        if self.context.schema_class(node) is None or not isinstance(node.body, cst.IndentedBlock):
+            return
+        body = node.body.body
+        removed: set[str] = set()
+        for index, statement in enumerate(body):
+            target = _field_target(statement)
+            if target is None or target.value not in LEGACY_KEYS:
+                continue
+            self.context.remove(statement)
+            if index + 1 < len(body) and _string_statement(body[index + 1]) is not None:
+                self.context.remove(body[index + 1])  # the field's attribute docstring
+            removed.add(target.value)
+            self.context.report(
+                Report(
+                    target,
+                    self.code,
+                    f"field `{target.value}` of {node.name.value} is not part of ACP; "
+                    "commands are advertised per session",
+                    fixable=True,
+                )
+            )
+        self._remove_doc_entries(node.body, removed)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        owned = self.context.schema_method()
+        if owned is None or node.name.value != "create":
+            return
+        forwarded = mentions(_ForwardingValues.of(node))
+        used = self.context.mentions_in(node)
+        removed: set[str] = set()
+        for param in all_params(node.params):
+            name = param.name.value
+            if name not in LEGACY_KEYS:
+                continue
+            # `used` counts the parameter itself once.
+            if used[name] - 1 > forwarded.get(name, 0):
+                self.context.report(
+                    Report(
+                        param,
+                        self.code,
+                        f"parameter `{name}` of {owned[0]}.create is used for more than forwarding "
+                        "the legacy field; remove those uses, then the parameter",
+                        fixable=False,
+                    )
+                )
+                continue
+            self.context.remove(param)
+            removed.add(name)
+            self.context.report(
+                Report(
+                    param,
+                    self.code,
+                    f"parameter `{name}` of {owned[0]}.create feeds the legacy field",
+                    fixable=True,
+                )
+            )
+        self._remove_doc_entries(node.body, removed)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        owned = self.context.schema_method()
+        if owned is None or owned[1].name.value != "create" or is_legacy_factory(self.context, node.func):
+            return  # ACP001 covers the schema factories themselves
+        for arg in node.args:
+            if arg.keyword is not None and arg.keyword.value in LEGACY_KEYS:
+                self.context.remove(arg)
+                self.context.report(
+                    Report(
+                        arg,
+                        self.code,
+                        f"`{arg.keyword.value}=` forwards the legacy field",
+                        fixable=True,
+                        followups=commands_removed(self.context, arg, arg.value),
+                    )
+                )
+
+    def _remove_doc_entries(self, body: cst.BaseSuite, names: set[str]) -> None:
+        if not names or not isinstance(body, cst.IndentedBlock) or not body.body:
+            return
+        docstring = _string_statement(body.body[0])
+        if docstring is None:
+            return
+        quote = docstring.quote
+        prefix = docstring.prefix
+        inner = docstring.value[len(prefix) + len(quote) : -len(quote)]
+        new_inner = remove_entries(inner, frozenset(names))
+        if new_inner is not None:
+            self.context.replace(docstring, docstring.with_changes(value=f"{prefix}{quote}{new_inner}{quote}"))
+
+
+class _ForwardingValues(cst.CSTVisitor):
+    """The values of `slash_commands=` keywords inside one function, as one tuple node."""
+
+    def __init__(self) -> None:
+        self.values: list[cst.BaseExpression] = []
+
+    def visit_Arg(self, node: cst.Arg) -> None:
+        if node.keyword is not None and node.keyword.value in LEGACY_KEYS:
+            self.values.append(node.value)
+
+    @classmethod
+    def of(cls, function: cst.FunctionDef) -> cst.CSTNode:
+        collector = cls()
+        function.body.visit(collector)
+        return cst.Tuple([cst.Element(value) for value in collector.values])

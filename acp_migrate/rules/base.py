@@ -1,0 +1,234 @@
+"""What a rule is, and the per-file context every rule works through.
+
+A rule is a class with LibCST-style `visit_<Node>` / `leave_<Node>` methods. The
+engine runs every rule in one traversal; rules never edit the tree themselves, they
+`report` findings and register edits on the context, which the engine applies once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+import libcst as cst
+
+from acp_migrate.cst.names import ImportTable, MentionCounter, last_part
+
+
+@dataclass(frozen=True)
+class Example:
+    """A before/after pair shown by the rule's docs and checked by the tests.
+
+    `after` is None for code the rule must leave alone.
+    """
+
+    before: str
+    after: str | None = None
+
+
+@dataclass
+class Report:
+    node: cst.CSTNode
+    code: str
+    message: str
+    fixable: bool
+    # Findings that remain once this one is fixed (they need a person).
+    followups: list[Report] = field(default_factory=list)
+
+
+class Rule:
+    code: ClassVar[str]
+    name: ClassVar[str]
+    summary: ClassVar[str]
+    fixable: ClassVar[bool]
+    # Byte strings one of which every file this rule can report on contains.
+    triggers: ClassVar[tuple[bytes, ...]] = (b"slash_commands", b"slashCommands")
+    examples: ClassVar[tuple[Example, ...]] = ()
+
+    def __init__(self, context: FileContext) -> None:
+        self.context = context
+
+
+LEGACY_KEYS = frozenset({"slash_commands", "slashCommands"})
+CAPABILITY_CLASSES = frozenset({"AgentCapabilities"})
+INITIALIZE_CLASSES = frozenset({"InitializeResponse"})
+SCHEMA_CLASSES = CAPABILITY_CLASSES | INITIALIZE_CLASSES
+EMPTY_LITERALS = ("[]", "()", "None", "list()", "tuple()")
+
+
+class FileContext:
+    """Everything rules share about one file, and where they put results."""
+
+    def __init__(self, module: cst.Module) -> None:
+        self.module = module
+        self.imports = ImportTable()
+        self.defined_classes = frozenset(
+            statement.name.value for statement in module.body if isinstance(statement, cst.ClassDef)
+        )
+        # Enclosing classes and functions of the node being visited, outermost first.
+        self.scopes: list[cst.ClassDef | cst.FunctionDef] = []
+        self.reports: list[Report] = []
+        self.removed: set[cst.CSTNode] = set()
+        self.replaced: dict[cst.CSTNode, cst.CSTNode] = {}
+        self._function_mentions: dict[cst.FunctionDef, dict[str, int]] = {}
+
+    # -- where are we -------------------------------------------------------
+    @property
+    def function(self) -> cst.FunctionDef | None:
+        for scope in reversed(self.scopes):
+            if isinstance(scope, cst.FunctionDef):
+                return scope
+        return None
+
+    def schema_class(self, node: cst.ClassDef) -> str | None:
+        """The name of a schema class this module defines at top level, else None."""
+        if node.name.value in SCHEMA_CLASSES and node in self.module.body:
+            return node.name.value
+        return None
+
+    def schema_method(self) -> tuple[str, cst.FunctionDef] | None:
+        """(class name, method) for the innermost function when it is a method of a
+        schema class this module owns."""
+        function = self.function
+        if function is None or len(self.scopes) < 2 or self.scopes[-1] is not function:
+            return None
+        owner = self.scopes[-2]
+        if isinstance(owner, cst.ClassDef) and self.schema_class(owner) is not None:
+            return owner.name.value, function
+        return None
+
+    # -- names ----------------------------------------------------------------
+    def resolve(self, node: cst.BaseExpression) -> str | None:
+        return self.imports.resolve(node, local_names=self.defined_classes)
+
+    def is_schema_class(self, node: cst.BaseExpression, names: frozenset[str] = SCHEMA_CLASSES) -> bool:
+        return last_part(self.resolve(node)) in names
+
+    def code(self, node: cst.CSTNode, limit: int = 80) -> str:
+        text = " ".join(self.module.code_for_node(node).split())
+        return text if len(text) <= limit else text[: limit - 1] + "…"
+
+    def mentions_in(self, function: cst.FunctionDef) -> dict[str, int]:
+        if function not in self._function_mentions:
+            counter = MentionCounter()
+            function.body.visit(counter)
+            for param in _all_params(function.params):
+                counter.counts[param.name.value] += 1
+            self._function_mentions[function] = counter.counts
+        return self._function_mentions[function]
+
+    # -- results --------------------------------------------------------------
+    def report(self, report: Report) -> None:
+        self.reports.append(report)
+
+    def remove(self, node: cst.CSTNode) -> None:
+        self.removed.add(node)
+
+    def replace(self, node: cst.CSTNode, new: cst.CSTNode) -> None:
+        self.replaced[node] = new
+
+    # -- values that fed a removed keyword -------------------------------------
+    def drop_value(self, value: cst.BaseExpression) -> str:
+        """Forget `value`, removing locals that only fed it; describe where it came from.
+
+        A local is removed when, in the enclosing function, it is assigned exactly
+        once by a plain `name = expr` line and mentioned nowhere else but in `value`.
+        """
+        function = self.function
+        if function is None or not isinstance(value, cst.Name):
+            self._drop_feeding_locals(value, function)
+            return self.code(value)
+        assignment = self._sole_feeding_assignment(value.value, function)
+        if assignment is None:
+            return self.code(value)
+        self.remove(assignment.statement)
+        self._drop_feeding_locals(assignment.value, function)
+        return self.code(assignment.value)
+
+    def is_provably_empty(self, value: cst.BaseExpression) -> bool:
+        if self.module.code_for_node(value).strip() in EMPTY_LITERALS:
+            return True
+        function = self.function
+        if isinstance(value, cst.Name) and function is not None:
+            assignment = self._sole_feeding_assignment(value.value, function)
+            return assignment is not None and self.is_provably_empty(assignment.value)
+        return False
+
+    def _drop_feeding_locals(self, value: cst.BaseExpression, function: cst.FunctionDef | None) -> None:
+        if function is None:
+            return
+        counter = MentionCounter()
+        value.visit(counter)
+        for name, count in counter.counts.items():
+            assignment = self._sole_feeding_assignment(name, function, expected=count)
+            if assignment is not None and assignment.statement not in self.removed:
+                self.remove(assignment.statement)
+                self._drop_feeding_locals(assignment.value, function)
+
+    def _sole_feeding_assignment(
+        self, name: str, function: cst.FunctionDef, expected: int = 1
+    ) -> _Assignment | None:
+        # The assignment's own target is one mention; `expected` more are in the value.
+        if self.mentions_in(function).get(name, 0) != expected + 1:
+            return None
+        for statement in _statements(function.body):
+            assignment = _plain_assignment(statement, name)
+            if assignment is not None:
+                return assignment
+        return None
+
+
+@dataclass(frozen=True)
+class _Assignment:
+    statement: cst.SimpleStatementLine
+    value: cst.BaseExpression
+
+
+def _plain_assignment(statement: cst.BaseStatement, name: str) -> _Assignment | None:
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return None
+    small = statement.body[0]
+    if isinstance(small, cst.Assign) and len(small.targets) == 1:
+        target = small.targets[0].target
+        if isinstance(target, cst.Name) and target.value == name:
+            return _Assignment(statement, small.value)
+    if isinstance(small, cst.AnnAssign) and small.value is not None:
+        if isinstance(small.target, cst.Name) and small.target.value == name:
+            return _Assignment(statement, small.value)
+    return None
+
+
+class _StatementLines(cst.CSTVisitor):
+    """Simple statement lines of one function, not those of nested functions or classes."""
+
+    def __init__(self) -> None:
+        self.lines: list[cst.SimpleStatementLine] = []
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
+        self.lines.append(node)
+        return False
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return False
+
+
+def _statements(block: cst.BaseSuite) -> list[cst.SimpleStatementLine]:
+    collector = _StatementLines()
+    block.visit(collector)
+    return collector.lines
+
+
+def _all_params(params: cst.Parameters) -> list[cst.Param]:
+    result = [*params.posonly_params, *params.params, *params.kwonly_params]
+    if isinstance(params.star_arg, cst.Param):
+        result.append(params.star_arg)
+    if params.star_kwarg is not None:
+        result.append(params.star_kwarg)
+    return result
+
+
+def all_params(params: cst.Parameters) -> list[cst.Param]:
+    return _all_params(params)

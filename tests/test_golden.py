@@ -1,0 +1,80 @@
+"""The golden suite: every folder under golden/ is a case; adding a case is adding a folder.
+
+golden/<case>/input/      the files before `fix`
+golden/<case>/expected/   the exact bytes after `fix` (absent: input must stay unchanged)
+golden/<case>/findings.txt  what `fix` leaves for a person, `relpath:line: CODE` (optional)
+golden/<case>/check.txt     what `check` reports on the input, `relpath:line: CODE` (optional)
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from acp_migrate.engine.codemod import analyze_source
+
+GOLDEN = Path(__file__).resolve().parent.parent / "golden"
+CASES = sorted(p for p in GOLDEN.iterdir() if (p / "input").is_dir())
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+
+
+def _listing(path: Path) -> list[str] | None:
+    if not path.exists():
+        return None
+    return [line.strip() for line in path.read_text().splitlines() if line.strip()]
+
+
+def _fix_all(files: dict[str, bytes]):
+    outputs, remaining = {}, []
+    for name, source in files.items():
+        analysis = analyze_source(source, path=name)
+        outputs[name] = analysis.fixed_source if analysis.fixed_source is not None else source
+        remaining.extend(analysis.remaining)
+    return outputs, remaining
+
+
+def test_there_are_enough_cases():
+    negatives = [c for c in CASES if not (c / "expected").exists()]
+    assert len(CASES) >= 30 and len(negatives) >= 10
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_golden_case(case: Path):
+    inputs = _files(case / "input")
+    expected = _files(case / "expected") if (case / "expected").exists() else inputs
+
+    outputs, remaining = _fix_all(inputs)
+    assert outputs == expected
+
+    expected_remaining = _listing(case / "findings.txt")
+    if expected_remaining is not None:
+        assert [f"{f.path}:{f.line}: {f.code}" for f in remaining] == expected_remaining
+
+    expected_check = _listing(case / "check.txt")
+    if expected_check is not None:
+        reported = [
+            f"{f.path}:{f.line}: {f.code}"
+            for name, source in inputs.items()
+            for f in analyze_source(source, path=name, fix=False).findings
+        ]
+        assert reported == expected_check
+
+    for name, source in outputs.items():
+        if name.endswith(".py"):
+            ast.parse(source)  # the output is valid Python
+
+    # Idempotence: fixing the output changes nothing, and nothing fixable is left.
+    again, _ = _fix_all(outputs)
+    assert again == outputs
+    for name, source in outputs.items():
+        fixable = [f for f in analyze_source(source, path=name).findings if f.fixable]
+        assert fixable == []
