@@ -45,6 +45,28 @@ def check_decodable(source: bytes) -> str:
     return encoding
 
 
+_BRACKET = re.compile(rb"[()\[\]{}]")
+_OPENERS = frozenset(b"([{")
+# CPython refuses more nesting than this, and LibCST's native parser overflows its
+# stack (killing the process) a few thousand levels deep: never hand it such input.
+_MAX_NESTING = 200
+
+
+def check_nesting(source: bytes) -> None:
+    depth = deepest = 0
+    for match in _BRACKET.finditer(source):
+        depth += 1 if match.group()[0] in _OPENERS else -1
+        deepest = max(deepest, depth)
+    if deepest <= _MAX_NESTING:
+        return
+    try:  # brackets inside strings may have inflated the count: ask CPython
+        compile(source, "<source>", "exec", dont_inherit=True, flags=0x400)  # ast.PyCF_ONLY_AST
+    except SyntaxError as error:
+        raise SourceError(f"syntax error at line {error.lineno}: {error.msg}") from None
+    except (ValueError, RecursionError, MemoryError) as error:
+        raise SourceError(f"cannot parse: {error}") from None
+
+
 def analyze_source(source: bytes, *, path: str, fix: bool = True) -> SourceAnalysis:
     """Analyse one file's bytes; with `fix=False` the fixed source is not computed.
 
@@ -66,6 +88,7 @@ def _analyze_candidate(source: bytes, *, path: str, fix: bool, encoding: str) ->
     from acp_migrate.rules import ALL_RULES
     from acp_migrate.rules.base import FileContext
 
+    check_nesting(source)
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as error:

@@ -71,7 +71,7 @@ class InitializeKeyword(Rule):
                 "    )\n"
             ),
         ),
-        Example(before="server = ServerConfig(slash_commands=['plan'])\n"),
+        Example(before="server = ServerConfig(slash_commands=['plan'])\n", flagged=False),
     )
 
     def visit_Call(self, node: cst.Call) -> None:

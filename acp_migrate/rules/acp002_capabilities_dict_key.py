@@ -39,6 +39,7 @@ class CapabilitiesDictKey(Rule):
                 "\n"
                 'InitializeResponse.model_validate({"agentCapabilities": {"slashCommands": []}})\n'
             ),
+            flagged=False,
         ),
     )
 

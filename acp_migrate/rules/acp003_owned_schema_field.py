@@ -86,6 +86,7 @@ class OwnedSchemaField(Rule):
                 "class ServerConfig:\n"
                 "    slash_commands: list[str] = []\n"
             ),
+            flagged=False,
         ),
     )
 

@@ -17,13 +17,14 @@ from acp_migrate.cst.names import ImportTable, MentionCounter, last_part
 
 @dataclass(frozen=True)
 class Example:
-    """A before/after pair shown by the rule's docs and checked by the tests.
+    """Code shown by the rule's docs and checked by the tests.
 
-    `after` is None for code the rule must leave alone.
+    `flagged`: whether the rule reports it. `after`: what `fix` makes of it (None: unchanged).
     """
 
     before: str
     after: str | None = None
+    flagged: bool = True
 
 
 @dataclass

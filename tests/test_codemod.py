@@ -1,0 +1,115 @@
+"""analyze_source on byte-level edge cases: encodings, line endings, bad input."""
+
+from __future__ import annotations
+
+import codecs
+
+import pytest
+
+from acp_migrate.engine.codemod import analyze_source
+from acp_migrate.findings import SourceError
+
+LEGACY = (
+    "from acp.schema import AgentCapabilities\n"
+    "\n"
+    "caps = AgentCapabilities(load_session=True, slash_commands=[])\n"
+)
+FIXED = (
+    "from acp.schema import AgentCapabilities\n"
+    "\n"
+    "caps = AgentCapabilities(load_session=True)\n"
+)
+
+
+def fixed(source: bytes) -> bytes | None:
+    return analyze_source(source, path="f.py").fixed_source
+
+
+def test_crlf_is_kept():
+    assert fixed(LEGACY.replace("\n", "\r\n").encode()) == FIXED.replace("\n", "\r\n").encode()
+
+
+def test_mixed_line_endings_only_change_the_edited_line():
+    source = LEGACY.encode().replace(b"\n", b"\r\n", 1)
+    assert fixed(source) == FIXED.encode().replace(b"\n", b"\r\n", 1)
+
+
+def test_bom_and_tabs_are_kept():
+    source = codecs.BOM_UTF8 + ("if True:\n\t" + LEGACY.splitlines()[2] + "\n").encode()
+    source = codecs.BOM_UTF8 + b"from acp.schema import AgentCapabilities\n" + source[3:]
+    assert fixed(source) == codecs.BOM_UTF8 + (
+        b"from acp.schema import AgentCapabilities\nif True:\n\tcaps = AgentCapabilities(load_session=True)\n"
+    )
+
+
+def test_latin1_cookie_is_kept():
+    source = ("# -*- coding: latin-1 -*-\n# caf\xe9\n" + LEGACY).encode("latin-1")
+    assert fixed(source) == ("# -*- coding: latin-1 -*-\n# caf\xe9\n" + FIXED).encode("latin-1")
+
+
+def test_no_final_newline():
+    assert fixed(LEGACY.rstrip("\n").encode()) == FIXED.rstrip("\n").encode()
+
+
+def test_file_without_tokens_is_untouched_and_not_parsed():
+    # Not even valid Python: the prefilter must not parse it.
+    analysis = analyze_source(b"def broken(:\n", path="f.py")
+    assert analysis.findings == [] and analysis.fixed_source is None
+
+
+@pytest.mark.parametrize(
+    "source,reason",
+    [
+        (b"x = 1\0\n", "NUL"),
+        (b"x = '\xff\xfe' # slash_commands\n", "cannot decode"),
+        (b"# coding: nope-42\nx = 1\n", "unknown encoding"),
+        (b"slash_commands = (\n", "syntax error"),
+        (b"slash_commands = " + b"(" * 5000 + b")" * 5000 + b"\n", "nested"),
+        (b"slash_commands = " + b"[" * 300 + b"]" * 300 + b"\n", "nested"),
+    ],
+)
+def test_bad_input_is_a_source_error(source, reason):
+    with pytest.raises(SourceError) as error:
+        analyze_source(source, path="f.py")
+    assert reason in error.value.reason
+
+
+def test_bare_star_goes_with_the_last_keyword_only_parameter():
+    source = (
+        "class AgentCapabilities:\n"
+        "    @classmethod\n"
+        "    def create(cls, *, slash_commands=None):\n"
+        "        return cls()\n"
+    ).encode()
+    assert fixed(source) == (
+        "class AgentCapabilities:\n"
+        "    @classmethod\n"
+        "    def create(cls):\n"
+        "        return cls()\n"
+    ).encode()
+
+
+def test_only_argument_leaves_empty_call():
+    source = b"from acp.schema import AgentCapabilities\nAgentCapabilities(\n    slash_commands=None,\n)\n"
+    assert fixed(source) == b"from acp.schema import AgentCapabilities\nAgentCapabilities()\n"
+
+
+def test_class_body_emptied_gets_pass():
+    source = b"class AgentCapabilities(Base):\n    slash_commands: list = []\n"
+    assert fixed(source) == b"class AgentCapabilities(Base):\n    pass\n"
+
+
+def test_check_mode_skips_the_fix():
+    analysis = analyze_source(LEGACY.encode(), path="f.py", fix=False)
+    assert [f.code for f in analysis.findings] == ["ACP001"]
+    assert analysis.fixed_source is None
+
+
+def test_finding_positions_are_one_based():
+    (finding,) = analyze_source(LEGACY.encode(), path="f.py").findings
+    assert (finding.line, finding.column) == (3, 45)
+
+
+def test_brackets_in_strings_do_not_count_as_nesting():
+    source = b"slash_commands_doc = '" + b"(" * 300 + b"'\n"
+    assert analyze_source(source, path="f.py").findings == []
