@@ -1,0 +1,56 @@
+"""Unified diff of exactly what `fix` would write, in a form `git apply` and `patch -p1` accept.
+
+The patch is bytes: each file's lines are decoded with its own encoding for the
+diff and encoded back with it, so CRLF, a BOM and non-UTF-8 sources survive
+byte for byte.
+"""
+
+from __future__ import annotations
+
+import codecs
+import difflib
+import itertools
+import os
+
+from acp_migrate.engine.runner import FileOutcome, RunResult
+
+NO_NEWLINE_MARKER = "\\ No newline at end of file\n"
+
+
+def render_diff(result: RunResult) -> bytes:
+    return b"".join(file_diff(outcome) for outcome in result.files)
+
+
+def file_diff(outcome: FileOutcome) -> bytes:
+    """The patch for one outcome; empty when it does not change."""
+    if outcome.original is None or outcome.fixed_source is None:
+        return b""
+    encoding = _byte_faithful(outcome.encoding)
+    old = _split_lines(outcome.original.decode(encoding, "surrogateescape"))
+    new = _split_lines(outcome.fixed_source.decode(encoding, "surrogateescape"))
+    name = os.fsencode(outcome.path.replace(os.sep, "/"))  # the path's own bytes
+    header = b"--- a/%s\n+++ b/%s\n" % (name, name)
+    # Skip difflib's two header lines: ours carry the prefixes and the path's own bytes.
+    hunks = itertools.islice(difflib.unified_diff(old, new, lineterm="\n", n=3), 2, None)
+    body = []
+    for line in hunks:
+        body.append(line)
+        if not line.endswith("\n"):
+            # A last line without a newline: git needs it terminated and marked.
+            body.append("\n" + NO_NEWLINE_MARKER)
+    if not body:
+        return b""
+    return header + "".join(body).encode(encoding, "surrogateescape")
+
+
+def _byte_faithful(encoding: str) -> str:
+    # `utf-8-sig` would drop the BOM from the first line, and git would not find it.
+    name = codecs.lookup(encoding).name
+    return "utf-8" if name == "utf-8-sig" else name
+
+
+def _split_lines(text: str) -> list[str]:
+    # Only "\n" ends a line for git; str.splitlines would also split on \r, \f, \x1c, U+2028...
+    lines = text.split("\n")
+    last = lines.pop()
+    return [line + "\n" for line in lines] + ([last] if last else [])

@@ -1,0 +1,15 @@
+"""Machine-readable output for `check --output-format json`: a JSON array of findings."""
+
+from __future__ import annotations
+
+import json
+
+from acp_migrate.engine.runner import RunResult
+
+FINDING_KEYS = ("path", "line", "column", "end_line", "end_column", "code", "message", "fixable")
+
+
+def render_json(result: RunResult) -> str:
+    """Findings in `Finding.sort_key` order; errors are not in it (they go to stderr, exit 2)."""
+    findings = [{key: getattr(f, key) for key in FINDING_KEYS} for f in result.findings]
+    return json.dumps(findings, indent=2) + "\n"

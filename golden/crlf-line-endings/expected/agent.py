@@ -1,0 +1,12 @@
+# Case: CRLF line endings are preserved by the fix
+from typing import Any
+
+from acp.schema import AgentCapabilities, InitializeResponse
+
+
+class WindowsAgent:
+    async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        caps = AgentCapabilities(
+            load_session=True,
+        )
+        return InitializeResponse(protocol_version=protocol_version, agent_capabilities=caps)

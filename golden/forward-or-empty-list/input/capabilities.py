@@ -1,0 +1,27 @@
+# Case: owned AgentCapabilities.create forwards slash_commands=slash_commands or [] to cls(...): field, parameter, keyword go
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from acp.schema import AvailableCommand, McpCapabilities
+
+
+class AgentCapabilities(BaseModel):
+    """Capabilities supported by the agent."""
+
+    load_session: bool = False
+    mcp_capabilities: McpCapabilities = Field(default_factory=McpCapabilities)
+    slash_commands: list[AvailableCommand] = Field(default_factory=list)
+
+    @classmethod
+    def create(
+        cls,
+        load_session: bool = False,
+        mcp_capabilities: McpCapabilities | None = None,
+        slash_commands: list[AvailableCommand] | None = None,
+    ) -> AgentCapabilities:
+        return cls(
+            load_session=load_session,
+            mcp_capabilities=mcp_capabilities or McpCapabilities(),
+            slash_commands=slash_commands or [],
+        )

@@ -1,0 +1,24 @@
+# Case: multi-line inline command list as the value; AvailableCommand becomes unused and leaves the import
+from typing import Any
+
+from acp.schema import (
+    AgentCapabilities,
+    AvailableCommand,
+    Implementation,
+    InitializeResponse,
+)
+
+
+class DevAgent:
+    async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        return InitializeResponse(
+            protocol_version=protocol_version,
+            agent_capabilities=AgentCapabilities(
+                load_session=True,
+                slash_commands=[
+                    AvailableCommand(name="web", description="Search the web"),
+                    AvailableCommand(name="test", description="Run the test suite"),
+                ],
+            ),
+            agent_info=Implementation(name="dev-agent", version="0.9.0"),
+        )

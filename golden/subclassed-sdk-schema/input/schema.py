@@ -1,0 +1,17 @@
+# Case: vendored schema subclassing the SDK's models to add the legacy field; the emptied class body gets `pass`
+from __future__ import annotations
+
+import acp.schema
+from acp.schema import AvailableCommand
+from pydantic import Field
+
+
+class AgentCapabilities(acp.schema.AgentCapabilities):
+    slash_commands: list[AvailableCommand] = Field(default_factory=list, alias="slashCommands")
+    """Legacy: commands advertised at initialize."""
+
+
+class InitializeResponse(acp.schema.InitializeResponse):
+    agent_capabilities: AgentCapabilities = Field(
+        default_factory=AgentCapabilities, alias="agentCapabilities"
+    )

@@ -1,0 +1,32 @@
+# Case: the TYPE_CHECKING block keeps another import after AvailableCommand leaves it, so the block stays
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel
+
+from acp.schema import AgentCapabilities, AuthMethod
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from acp.schema.slash_commands import AvailableCommand
+
+
+class InitializeResponse(BaseModel):
+    protocol_version: int
+    agent_capabilities: AgentCapabilities
+    auth_methods: list[AuthMethod] = []
+
+    @classmethod
+    def create(
+        cls,
+        protocol_version: int,
+        auth_methods: Sequence[AuthMethod] = (),
+        slash_commands: Sequence[AvailableCommand] = (),
+    ) -> InitializeResponse:
+        return cls(
+            protocol_version=protocol_version,
+            agent_capabilities=AgentCapabilities.create(slash_commands=slash_commands),
+            auth_methods=list(auth_methods),
+        )

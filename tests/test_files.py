@@ -1,0 +1,196 @@
+"""Reading sources and rewriting them atomically."""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import threading
+from pathlib import Path
+
+import pytest
+
+from acp_migrate.engine import files
+from acp_migrate.engine.files import FileAccessError, describe_os_error, read_source, write_atomic
+
+NOT_ROOT = pytest.mark.skipif(
+    os.name != "posix" or os.geteuid() == 0, reason="needs POSIX permissions enforced (not root)"
+)
+
+
+def test_read_returns_the_exact_bytes(tmp_path: Path) -> None:
+    raw = b"\xef\xbb\xbf# coding: utf-8\r\nx = 1\r\n\ty = 2"
+    (tmp_path / "a.py").write_bytes(raw)
+
+    assert read_source(str(tmp_path / "a.py")) == raw
+
+
+def test_read_a_directory_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(FileAccessError) as caught:
+        read_source(str(tmp_path))
+    assert caught.value.reason == "is a directory"
+
+
+def test_read_a_missing_file_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(FileAccessError) as caught:
+        read_source(str(tmp_path / "missing.py"))
+    assert caught.value.reason == "no such file or directory"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_read_a_fifo_is_an_error_and_does_not_hang(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.py"
+    os.mkfifo(fifo)
+    outcome: list[object] = []
+    reader = threading.Thread(target=lambda: outcome.append(_reason_or_bytes(str(fifo))), daemon=True)
+    reader.start()
+    reader.join(timeout=5)
+
+    assert outcome == ["not a regular file"]
+
+
+def _reason_or_bytes(path: str) -> object:
+    try:
+        return read_source(path)
+    except FileAccessError as exc:
+        return exc.reason
+
+
+@NOT_ROOT
+def test_read_without_permission_is_an_error(tmp_path: Path) -> None:
+    secret = tmp_path / "secret.py"
+    secret.write_text("x = 1\n")
+    secret.chmod(0)
+
+    with pytest.raises(FileAccessError) as caught:
+        read_source(str(secret))
+    assert caught.value.reason == "permission denied"
+
+
+def test_write_replaces_the_content(tmp_path: Path) -> None:
+    target = tmp_path / "a.py"
+    target.write_bytes(b"old\r\n")
+
+    write_atomic(str(target), b"new\r\n")
+
+    assert target.read_bytes() == b"new\r\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.py"]  # no temp file left
+
+
+@pytest.mark.parametrize("mode", [0o755, 0o640, 0o600, 0o664])
+def test_write_keeps_the_file_mode(tmp_path: Path, mode: int) -> None:
+    target = tmp_path / "a.py"
+    target.write_bytes(b"old\n")
+    target.chmod(mode)
+
+    write_atomic(str(target), b"new\n")
+
+    assert stat.S_IMODE(target.stat().st_mode) == mode
+
+
+def test_write_replaces_the_inode_so_readers_never_see_half_a_file(tmp_path: Path) -> None:
+    target = tmp_path / "a.py"
+    target.write_bytes(b"old\n")
+    with open(target, "rb") as held_open:
+        write_atomic(str(target), b"new\n")
+        assert held_open.read() == b"old\n"
+    assert target.read_bytes() == b"new\n"
+
+
+def test_read_only_file_is_refused_and_untouched(tmp_path: Path) -> None:
+    target = tmp_path / "a.py"
+    target.write_bytes(b"old\n")
+    target.chmod(0o444)
+
+    with pytest.raises(FileAccessError) as caught:
+        write_atomic(str(target), b"new\n")
+
+    assert caught.value.reason.startswith("permission denied")
+    assert target.read_bytes() == b"old\n"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o444
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.py"]
+
+
+@NOT_ROOT
+def test_file_in_a_read_only_directory_is_refused_and_untouched(tmp_path: Path) -> None:
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    target = folder / "a.py"
+    target.write_bytes(b"old\n")
+    folder.chmod(0o555)
+    try:
+        with pytest.raises(FileAccessError) as caught:
+            write_atomic(str(target), b"new\n")
+    finally:
+        folder.chmod(0o755)
+
+    assert caught.value.reason == "permission denied"
+    assert target.read_bytes() == b"old\n"
+
+
+def test_a_failure_before_the_replace_leaves_the_original_and_no_temp_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "a.py"
+    target.write_bytes(b"old\n")
+
+    def disk_full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(files.os, "fsync", disk_full)
+
+    with pytest.raises(FileAccessError) as caught:
+        write_atomic(str(target), b"new\n")
+
+    assert caught.value.reason == "no space left on device"
+    assert target.read_bytes() == b"old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.py"]
+
+
+def test_an_interrupt_during_the_write_leaves_the_original(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "a.py"
+    target.write_bytes(b"old\n")
+
+    def interrupted(src: str, dst: str) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(files.os, "replace", interrupted)
+
+    with pytest.raises(KeyboardInterrupt):
+        write_atomic(str(target), b"new\n")
+
+    assert target.read_bytes() == b"old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.py"]
+
+
+def test_write_through_a_symlink_keeps_the_link(tmp_path: Path) -> None:
+    real = tmp_path / "real.py"
+    real.write_bytes(b"old\n")
+    link = tmp_path / "link.py"
+    link.symlink_to(real)
+
+    write_atomic(str(link), b"new\n")
+
+    assert link.is_symlink()
+    assert real.read_bytes() == b"new\n"
+
+
+def test_write_to_a_missing_file_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(FileAccessError) as caught:
+        write_atomic(str(tmp_path / "gone.py"), b"new\n")
+    assert caught.value.reason == "no such file or directory"
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("error", "reason"),
+    [
+        (PermissionError(errno.EACCES, "Permission denied"), "permission denied"),
+        (IsADirectoryError(errno.EISDIR, "Is a directory"), "is a directory"),
+        (FileNotFoundError(errno.ENOENT, "No such file or directory"), "no such file or directory"),
+        (OSError(errno.EIO, "Input/output error"), "input/output error"),
+        (OSError("weird"), "weird"),
+    ],
+)
+def test_os_errors_become_short_reasons(error: OSError, reason: str) -> None:
+    assert describe_os_error(error) == reason
