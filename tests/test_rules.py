@@ -22,6 +22,13 @@ def test_codes_are_unique_and_documented():
         assert rule.summary and rule.examples
 
 
+def test_discovery_walks_every_rule_suffix():
+    from acp_migrate.engine.discover import SOURCE_SUFFIXES
+
+    for rule in ALL_RULES:
+        assert set(rule.suffixes) <= set(SOURCE_SUFFIXES)
+
+
 def test_prefilter_covers_every_rule():
     for rule in ALL_RULES:
         assert set(rule.triggers) <= set(prefilter.TOKENS)
@@ -31,7 +38,7 @@ def test_prefilter_covers_every_rule():
     "rule,index,example", EXAMPLES, ids=[f"{r.code}-{i}" for r, i, _ in EXAMPLES]
 )
 def test_rule_example(rule, index, example):
-    analysis = analyze_source(example.before.encode(), path="example.py")
+    analysis = analyze_source(example.before.encode(), path=f"example{rule.suffixes[0]}")
     codes = {f.code for f in analysis.findings} | {f.code for f in analysis.remaining}
     assert (rule.code in codes) == example.flagged
     if example.after is None:

@@ -7,11 +7,13 @@ clean run costs little more than reading the files.
 from __future__ import annotations
 
 import codecs
+import os
 import re
 
 from acp_migrate.engine.prefilter import may_contain_legacy
 from acp_migrate.findings import Finding, SourceAnalysis, SourceError
 
+PYTHON_SUFFIXES = (".py", ".pyi")
 _BOM = codecs.BOM_UTF8
 # PEP 263: the cookie must be on line 1 or 2.
 _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.MULTILINE)
@@ -75,7 +77,36 @@ def analyze_source(source: bytes, *, path: str, fix: bool = True) -> SourceAnaly
     encoding = check_decodable(source)
     if not may_contain_legacy(source):
         return SourceAnalysis(encoding=encoding)
+    suffix = os.path.splitext(path)[1].lower()
+    if suffix not in PYTHON_SUFFIXES:
+        from acp_migrate.rules import ALL_RULES
+
+        document_rules = [rule for rule in ALL_RULES if suffix in rule.suffixes]
+        if document_rules:
+            return _analyze_document(source.decode(encoding), document_rules, path=path, encoding=encoding)
     return _analyze_candidate(source, path=path, fix=fix, encoding=encoding)
+
+
+def _analyze_document(text: str, rules, *, path: str, encoding: str) -> SourceAnalysis:
+    """Report-only rules over a non-Python document (Markdown)."""
+    findings = sorted(
+        (
+            Finding(
+                path=path,
+                line=line,
+                column=column,
+                end_line=line,
+                end_column=end_column,
+                code=rule.code,
+                message=message,
+                fixable=False,
+            )
+            for rule in rules
+            for line, column, end_column, message in rule.find(text)
+        ),
+        key=Finding.sort_key,
+    )
+    return SourceAnalysis(findings=findings, remaining=findings, encoding=encoding)
 
 
 def _analyze_candidate(source: bytes, *, path: str, fix: bool, encoding: str) -> SourceAnalysis:
@@ -85,7 +116,7 @@ def _analyze_candidate(source: bytes, *, path: str, fix: bool, encoding: str) ->
     from acp_migrate.cst.names import mentions
     from acp_migrate.engine.cleanup import remove_orphaned_imports
     from acp_migrate.engine.traversal import EditApplier, RuleDispatcher
-    from acp_migrate.rules import ALL_RULES
+    from acp_migrate.rules import PYTHON_RULES
     from acp_migrate.rules.base import FileContext
 
     check_nesting(source)
@@ -99,7 +130,7 @@ def _analyze_candidate(source: bytes, *, path: str, fix: bool, encoding: str) ->
 
     context = FileContext(module)
     try:
-        module.visit(RuleDispatcher(context, [rule(context) for rule in ALL_RULES]))
+        module.visit(RuleDispatcher(context, [rule(context) for rule in PYTHON_RULES]))
     except RecursionError:
         raise SourceError("too deeply nested to analyse") from None
     if not context.reports:

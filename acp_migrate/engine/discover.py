@@ -1,6 +1,6 @@
 """Turn the PATH arguments into the files to analyse.
 
-Directories are walked for `*.py`/`*.pyi`; explicit files are taken whatever
+Directories are walked for `*.py`/`*.pyi` (and Markdown, for report-only rules); explicit files are taken whatever
 their extension. Symlinks met inside a walk are not followed (no loops, and
 files outside the tree are not ours to rewrite); a symlink given explicitly is.
 """
@@ -14,7 +14,8 @@ from pydantic import BaseModel
 
 from acp_migrate.engine.files import describe_os_error
 
-SOURCE_SUFFIXES = (".py", ".pyi")
+# Markdown too: its JSON examples are checked (report only).
+SOURCE_SUFFIXES = (".py", ".pyi", ".md", ".markdown")
 
 # Build output, unless it is itself a Python package (`pip/_internal/operations/build`).
 BUILD_DIR_NAMES = frozenset({"build", "dist"})

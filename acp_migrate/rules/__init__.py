@@ -6,6 +6,7 @@ from acp_migrate.rules.acp002_capabilities_dict_key import CapabilitiesDictKey
 from acp_migrate.rules.acp003_owned_schema_field import OwnedSchemaField
 from acp_migrate.rules.acp004_removed_field_read import RemovedFieldRead
 from acp_migrate.rules.acp005_commands_not_advertised import CommandsNotAdvertised
+from acp_migrate.rules.acp006_markdown_capabilities import MarkdownCapabilities
 from acp_migrate.rules.base import Rule
 
 ALL_RULES: tuple[type[Rule], ...] = (
@@ -14,6 +15,9 @@ ALL_RULES: tuple[type[Rule], ...] = (
     OwnedSchemaField,
     RemovedFieldRead,
     CommandsNotAdvertised,
+    MarkdownCapabilities,
 )
+
+PYTHON_RULES = tuple(rule for rule in ALL_RULES if ".py" in rule.suffixes)
 
 RULES_BY_CODE = {rule.code: rule for rule in ALL_RULES}

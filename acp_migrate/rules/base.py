@@ -45,6 +45,9 @@ class Rule:
     # Byte strings one of which every file this rule can report on contains.
     triggers: ClassVar[tuple[bytes, ...]] = (b"slash_commands", b"slashCommands")
     examples: ClassVar[tuple[Example, ...]] = ()
+    # File suffixes the rule reads. Python rules visit the CST; a rule for other
+    # documents instead defines `find(text) -> [(line, column, end_column, message)]`.
+    suffixes: ClassVar[tuple[str, ...]] = (".py", ".pyi")
 
     def __init__(self, context: FileContext) -> None:
         self.context = context
