@@ -15,6 +15,7 @@ import libcst as cst
 
 from acp_migrate.cst.names import dotted_name, mentions
 from acp_migrate.engine.traversal import EditApplier
+from acp_migrate.rules.base import Edits
 
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
 _MAX_ROUNDS = 4  # imports, then TYPE_CHECKING blocks, then their import: 3 suffice
@@ -80,12 +81,15 @@ class _ImportPlanner(cst.CSTVisitor):
             self.removed.add(original_node)
 
 
-def remove_orphaned_imports(module: cst.Module, before: Counter[str]) -> cst.Module:
-    """`before` counts name mentions in the file as it was before any edit."""
+def remove_orphaned_imports(module: cst.Module, before: Counter[str], keep: set[str] = frozenset()) -> cst.Module:
+    """`before` counts name mentions in the file as it was before any edit; names in
+    `keep` stay imported whatever happens."""
     for _ in range(_MAX_ROUNDS):
-        planner = _ImportPlanner(module, before, mentions(module))
+        after = mentions(module)
+        after.update(keep)
+        planner = _ImportPlanner(module, before, after)
         module.visit(planner)
         if not planner.removed:
             break
-        module = module.visit(EditApplier(planner.removed, {}))
+        module = module.visit(EditApplier(Edits(removed=planner.removed)))
     return module

@@ -12,6 +12,7 @@ import re
 
 from acp_migrate.engine.prefilter import may_contain_legacy
 from acp_migrate.findings import Finding, SourceAnalysis, SourceError
+from acp_migrate.settings import DEFAULT_SETTINGS, RuleSettings
 
 PYTHON_SUFFIXES = (".py", ".pyi")
 _BOM = codecs.BOM_UTF8
@@ -69,7 +70,9 @@ def check_nesting(source: bytes) -> None:
         raise SourceError(f"cannot parse: {error}") from None
 
 
-def analyze_source(source: bytes, *, path: str, fix: bool = True) -> SourceAnalysis:
+def analyze_source(
+    source: bytes, *, path: str, fix: bool = True, settings: RuleSettings = DEFAULT_SETTINGS
+) -> SourceAnalysis:
     """Analyse one file's bytes; with `fix=False` the fixed source is not computed.
 
     Raises SourceError when the file cannot be analysed.
@@ -84,7 +87,7 @@ def analyze_source(source: bytes, *, path: str, fix: bool = True) -> SourceAnaly
         document_rules = [rule for rule in ALL_RULES if suffix in rule.suffixes]
         if document_rules:
             return _analyze_document(source.decode(encoding), document_rules, path=path, encoding=encoding)
-    return _analyze_candidate(source, path=path, fix=fix, encoding=encoding)
+    return _analyze_candidate(source, path=path, fix=fix, encoding=encoding, settings=settings)
 
 
 def _analyze_document(text: str, rules, *, path: str, encoding: str) -> SourceAnalysis:
@@ -109,7 +112,9 @@ def _analyze_document(text: str, rules, *, path: str, encoding: str) -> SourceAn
     return SourceAnalysis(findings=findings, remaining=findings, encoding=encoding)
 
 
-def _analyze_candidate(source: bytes, *, path: str, fix: bool, encoding: str) -> SourceAnalysis:
+def _analyze_candidate(
+    source: bytes, *, path: str, fix: bool, encoding: str, settings: RuleSettings
+) -> SourceAnalysis:
     import libcst as cst
     from libcst.metadata import MetadataWrapper, PositionProvider
 
@@ -128,7 +133,7 @@ def _analyze_candidate(source: bytes, *, path: str, fix: bool, encoding: str) ->
     except RecursionError:
         raise SourceError("too deeply nested to parse") from None
 
-    context = FileContext(module)
+    context = FileContext(module, settings)
     try:
         module.visit(RuleDispatcher(context, [rule(context) for rule in PYTHON_RULES]))
     except RecursionError:
@@ -158,9 +163,9 @@ def _analyze_candidate(source: bytes, *, path: str, fix: bool, encoding: str) ->
         key=Finding.sort_key,
     )
     fixed_source = None
-    if fix and (context.removed or context.replaced):
-        fixed = module.visit(EditApplier(context.removed, context.replaced))
-        fixed = remove_orphaned_imports(fixed, mentions(module))
+    if fix and context.edits:
+        fixed = module.visit(EditApplier(context.edits))
+        fixed = remove_orphaned_imports(fixed, mentions(module), keep=context.keep_imported)
         new_bytes = fixed.bytes
         fixed_source = new_bytes if new_bytes != source else None
     return SourceAnalysis(

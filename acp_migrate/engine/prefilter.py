@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-TOKENS: tuple[bytes, ...] = (b"slash_commands", b"slashCommands")
+TOKENS: tuple[bytes, ...] = (b"slash_commands", b"slashCommands", b"acp-migrate: TODO")
 _ANY_TOKEN = re.compile(b"|".join(re.escape(token) for token in TOKENS))
 
 

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 import libcst as cst
 
 from acp_migrate.cst import layout
-from acp_migrate.rules.base import FileContext, Rule
+from acp_migrate.rules.base import Edits, FileContext, Rule
 
 Hook = Callable[[cst.CSTNode], object]
 
@@ -32,6 +32,8 @@ class RuleDispatcher(cst.CSTVisitor):
             self.context.imports.add(node)
         elif isinstance(node, (cst.ClassDef, cst.FunctionDef)):
             self.context.scopes.append(node)
+        if isinstance(node, cst.BaseStatement):
+            self.context.statements.append(node)
         for hook in self._visit.get(type(node).__name__, ()):
             hook(node)
         return True
@@ -41,23 +43,33 @@ class RuleDispatcher(cst.CSTVisitor):
             hook(original_node)
         if isinstance(original_node, (cst.ClassDef, cst.FunctionDef)):
             self.context.scopes.pop()
+        if isinstance(original_node, cst.BaseStatement):
+            self.context.statements.pop()
 
 
 class EditApplier(cst.CSTTransformer):
-    """Removes and replaces nodes (identified in the original tree), fixing the layout
-    of the lists and bodies they leave."""
+    """Applies `Edits` (keyed by nodes of the original tree) in one transform, fixing
+    the layout of the lists and bodies they touch."""
 
-    def __init__(self, removed: set[cst.CSTNode], replaced: dict[cst.CSTNode, cst.CSTNode]) -> None:
-        self.removed = removed
-        self.replaced = replaced
+    def __init__(self, edits: Edits) -> None:
+        self.edits = edits
 
     def _removed_indices(self, nodes: Sequence[cst.CSTNode]) -> set[int]:
-        return {i for i, node in enumerate(nodes) if node in self.removed}
+        return {i for i, node in enumerate(nodes) if node in self.edits.removed}
 
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):  # type: ignore[override]
-        replacement = self.replaced.get(original_node)
+        edits = self.edits
+        replacement = edits.replaced.get(original_node)
         if replacement is not None:
             return replacement
+        comments = edits.comments.get(original_node)
+        if comments:
+            updated_node = updated_node.with_changes(
+                leading_lines=[
+                    *updated_node.leading_lines,
+                    *(cst.EmptyLine(comment=cst.Comment(text)) for text in comments),
+                ]
+            )
         if isinstance(original_node, cst.Call):
             removed = self._removed_indices(original_node.args)
             return layout.remove_call_args(updated_node, removed) if removed else updated_node
@@ -65,8 +77,8 @@ class EditApplier(cst.CSTTransformer):
             removed = self._removed_indices(original_node.elements)
             return layout.remove_dict_elements(updated_node, removed) if removed else updated_node
         if isinstance(original_node, cst.Parameters):
-            if any(p in self.removed for p in original_node.children):
-                return layout.remove_params(original_node, updated_node, self.removed)
+            if any(p in edits.removed for p in original_node.children):
+                return layout.remove_params(original_node, updated_node, edits.removed)
             return updated_node
         if isinstance(original_node, cst.ImportFrom) and not isinstance(original_node.names, cst.ImportStar):
             removed = self._removed_indices(original_node.names)
@@ -75,11 +87,29 @@ class EditApplier(cst.CSTTransformer):
             removed = self._removed_indices(original_node.names)
             return layout.remove_plain_import_names(updated_node, removed) if removed else updated_node
         if isinstance(original_node, (cst.Module, cst.IndentedBlock)):
-            removed = self._removed_indices(original_node.body)
-            if not removed:
-                return updated_node
-            body = layout.remove_statements(updated_node.body, removed)
-            if not body and isinstance(updated_node, cst.IndentedBlock):
-                body = [cst.SimpleStatementLine([cst.Pass()])]
-            return updated_node.with_changes(body=body)
+            return self._edit_body(original_node, updated_node)
         return updated_node
+
+    def _edit_body(self, original_node, updated_node):
+        removed = self._removed_indices(original_node.body)
+        inserted = [edits for s in original_node.body if (edits := self.edits.inserted_after.get(s))]
+        if not removed and not inserted:
+            return updated_node
+        body = list(updated_node.body)
+        if inserted:
+            body = []
+            for original, updated in zip(original_node.body, updated_node.body):
+                body.append(updated)
+                body.extend(self.edits.inserted_after.get(original, ()))
+            # Removal indices refer to the original body; map them past the insertions.
+            positions = []
+            index = 0
+            for i, original in enumerate(original_node.body):
+                if i in removed:
+                    positions.append(index)
+                index += 1 + len(self.edits.inserted_after.get(original, ()))
+            removed = set(positions)
+        body = layout.remove_statements(body, removed)
+        if not body and isinstance(updated_node, cst.IndentedBlock):
+            body = [cst.SimpleStatementLine([cst.Pass()])]
+        return updated_node.with_changes(body=body)

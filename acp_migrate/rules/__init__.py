@@ -7,6 +7,7 @@ from acp_migrate.rules.acp003_owned_schema_field import OwnedSchemaField
 from acp_migrate.rules.acp004_removed_field_read import RemovedFieldRead
 from acp_migrate.rules.acp005_commands_not_advertised import CommandsNotAdvertised
 from acp_migrate.rules.acp006_markdown_capabilities import MarkdownCapabilities
+from acp_migrate.rules.acp007_migration_todo import MigrationTodo
 from acp_migrate.rules.base import Rule
 
 ALL_RULES: tuple[type[Rule], ...] = (
@@ -16,6 +17,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     RemovedFieldRead,
     CommandsNotAdvertised,
     MarkdownCapabilities,
+    MigrationTodo,
 )
 
 PYTHON_RULES = tuple(rule for rule in ALL_RULES if ".py" in rule.suffixes)

@@ -56,16 +56,16 @@ class InitializeKeyword(Rule):
             before=(
                 "import acp.schema as s\n"
                 "\n"
-                "def build(commands):\n"
+                "def build():\n"
                 "    return s.InitializeResponse.create(\n"
                 "        protocol_version=1,\n"
-                "        slash_commands=commands,  # advertised at init\n"
+                "        slash_commands=None,  # advertised at init\n"
                 "    )\n"
             ),
             after=(
                 "import acp.schema as s\n"
                 "\n"
-                "def build(commands):\n"
+                "def build():\n"
                 "    return s.InitializeResponse.create(\n"
                 "        protocol_version=1,\n"
                 "    )\n"

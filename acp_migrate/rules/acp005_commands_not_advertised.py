@@ -1,8 +1,12 @@
-"""ACP005 commands-not-advertised: a removed command list must be advertised per session.
+"""ACP005 commands-not-advertised: a command list removed from `initialize` could not be
+moved into the session setup handlers.
 
-Never reported on its own: it is what remains after `fix` removes an ACP001 keyword
-or an ACP002 key whose value is not provably empty. The codemod cannot yet move the
-list into the session setup handlers, so a person has to.
+Never reported by `check`: it is what remains after `fix` removes an ACP001 keyword
+or an ACP002 key whose value is not provably empty and `rules/rewire.py` cannot move
+the list safely (the value uses locals of `initialize`, the class has no setup
+handler or no `on_connect`, or the code is not an agent's `initialize`). `fix` then
+leaves a `# acp-migrate: TODO` comment on the statement (ACP007 keeps reporting it)
+and keeps the imports the list needs, so the person has what they need to finish.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 import libcst as cst
 
 from acp_migrate.rules.base import Example, FileContext, Report, Rule, all_params
+from acp_migrate.rules.rewire import CannotRewire, rewire
 
 
 class CommandsNotAdvertised(Rule):
@@ -22,17 +27,18 @@ class CommandsNotAdvertised(Rule):
             before=(
                 "from acp.schema import InitializeResponse\n"
                 "\n"
-                "class Agent:\n"
-                "    async def initialize(self, protocol_version, **kwargs):\n"
-                "        skill_commands = self.get_skill_commands()\n"
-                "        return InitializeResponse.create(protocol_version=1, slash_commands=skill_commands)\n"
+                "\n"
+                "def initialize_result(commands):\n"
+                "    return InitializeResponse.create(protocol_version=1, slash_commands=commands)\n"
             ),
             after=(
                 "from acp.schema import InitializeResponse\n"
                 "\n"
-                "class Agent:\n"
-                "    async def initialize(self, protocol_version, **kwargs):\n"
-                "        return InitializeResponse.create(protocol_version=1)\n"
+                "\n"
+                "def initialize_result(commands):\n"
+                "    # acp-migrate: TODO: advertise `commands` per session; not moved automatically: "
+                "it is not in an agent class's `initialize` method\n"
+                "    return InitializeResponse.create(protocol_version=1)\n"
             ),
         ),
     )
@@ -66,19 +72,34 @@ def _names(node: cst.CSTNode) -> list[cst.Name]:
     return found
 
 
+TODO_MARK = "# acp-migrate: TODO"
+
+
 def commands_removed(context: FileContext, anchor: cst.CSTNode, value: cst.BaseExpression) -> list[Report]:
-    """Forget `value` (and the locals that only fed it); return the ACP005 follow-up
-    when it carried commands."""
+    """Forget `value` (and the locals that only fed it). When it carried commands, move
+    them into the agent's session setup handlers; if that cannot be done safely, leave
+    a TODO comment on the statement and return the ACP005 follow-up."""
     if _forwards_schema_parameter(context, value) or context.is_provably_empty(value):
         context.drop_value(value)
         return []
-    source = context.drop_value(value)
+    origin = context.drop_value(value)
+    try:
+        rewire(context, origin)
+        return []
+    except CannotRewire as why:
+        reason = str(why)
+    source = context.code(origin)
+    context.keep_imported.update(n.value for n in _names(origin))
+    context.add_comment(
+        context.statements[-1],
+        f"{TODO_MARK}: advertise `{source}` per session; not moved automatically: {reason}",
+    )
     return [
         Report(
             anchor,
             CommandsNotAdvertised.code,
-            f"commands from `{source}` are no longer advertised; they must be advertised "
-            "per session (session setup results or `available_commands_update`)",
+            f"commands from `{source}` are no longer advertised at initialize and could not be "
+            f"moved into the session setup handlers: {reason}; advertise them per session",
             fixable=False,
         )
     ]

@@ -13,6 +13,7 @@ from typing import ClassVar
 import libcst as cst
 
 from acp_migrate.cst.names import ImportTable, MentionCounter, last_part
+from acp_migrate.settings import DEFAULT_SETTINGS, RuleSettings
 
 
 @dataclass(frozen=True)
@@ -63,17 +64,23 @@ EMPTY_LITERALS = ("[]", "()", "None", "list()", "tuple()")
 class FileContext:
     """Everything rules share about one file, and where they put results."""
 
-    def __init__(self, module: cst.Module) -> None:
+    def __init__(self, module: cst.Module, settings: RuleSettings = DEFAULT_SETTINGS) -> None:
         self.module = module
+        self.settings = settings
+        # Agent classes already rewired to advertise per session -> the list's code.
+        self.rewired: dict[cst.ClassDef, str] = {}
         self.imports = ImportTable()
         self.defined_classes = frozenset(
             statement.name.value for statement in module.body if isinstance(statement, cst.ClassDef)
         )
         # Enclosing classes and functions of the node being visited, outermost first.
         self.scopes: list[cst.ClassDef | cst.FunctionDef] = []
+        # The innermost statement being visited (where a TODO comment would go).
+        self.statements: list[cst.BaseStatement] = []
         self.reports: list[Report] = []
-        self.removed: set[cst.CSTNode] = set()
-        self.replaced: dict[cst.CSTNode, cst.CSTNode] = {}
+        self.edits = Edits()
+        # Names a TODO comment tells a person to use: their imports stay.
+        self.keep_imported: set[str] = set()
         self._function_mentions: dict[cst.FunctionDef, dict[str, int]] = {}
 
     # -- where are we -------------------------------------------------------
@@ -126,28 +133,38 @@ class FileContext:
         self.reports.append(report)
 
     def remove(self, node: cst.CSTNode) -> None:
-        self.removed.add(node)
+        self.edits.removed.add(node)
 
     def replace(self, node: cst.CSTNode, new: cst.CSTNode) -> None:
-        self.replaced[node] = new
+        self.edits.replaced[node] = new
+
+    def insert_after(self, statement: cst.BaseStatement, new: list[cst.BaseStatement]) -> None:
+        self.edits.inserted_after.setdefault(statement, []).extend(new)
+
+    def add_comment(self, statement: cst.BaseStatement, comment: str) -> None:
+        """A comment line above `statement` (a TODO for a person)."""
+        comments = self.edits.comments.setdefault(statement, [])
+        if comment not in comments:
+            comments.append(comment)
 
     # -- values that fed a removed keyword -------------------------------------
-    def drop_value(self, value: cst.BaseExpression) -> str:
-        """Forget `value`, removing locals that only fed it; describe where it came from.
+    def drop_value(self, value: cst.BaseExpression) -> cst.BaseExpression:
+        """Forget `value`, removing locals that only fed it; return where it came from.
 
         A local is removed when, in the enclosing function, it is assigned exactly
-        once by a plain `name = expr` line and mentioned nowhere else but in `value`.
+        once by a plain `name = expr` line and mentioned nowhere else but in `value`;
+        then its `expr` is where the value came from.
         """
         function = self.function
         if function is None or not isinstance(value, cst.Name):
             self._drop_feeding_locals(value, function)
-            return self.code(value)
+            return value
         assignment = self._sole_feeding_assignment(value.value, function)
         if assignment is None:
-            return self.code(value)
+            return value
         self.remove(assignment.statement)
         self._drop_feeding_locals(assignment.value, function)
-        return self.code(assignment.value)
+        return assignment.value
 
     def is_provably_empty(self, value: cst.BaseExpression) -> bool:
         if self.module.code_for_node(value).strip() in EMPTY_LITERALS:
@@ -165,7 +182,7 @@ class FileContext:
         value.visit(counter)
         for name, count in counter.counts.items():
             assignment = self._sole_feeding_assignment(name, function, expected=count)
-            if assignment is not None and assignment.statement not in self.removed:
+            if assignment is not None and assignment.statement not in self.edits.removed:
                 self.remove(assignment.statement)
                 self._drop_feeding_locals(assignment.value, function)
 
@@ -180,6 +197,19 @@ class FileContext:
             if assignment is not None:
                 return assignment
         return None
+
+
+@dataclass
+class Edits:
+    """Changes to the original tree, keyed by original nodes; applied in one pass."""
+
+    removed: set[cst.CSTNode] = field(default_factory=set)
+    replaced: dict[cst.CSTNode, cst.CSTNode] = field(default_factory=dict)
+    inserted_after: dict[cst.CSTNode, list[cst.BaseStatement]] = field(default_factory=dict)
+    comments: dict[cst.CSTNode, list[str]] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.removed or self.replaced or self.inserted_after or self.comments)
 
 
 @dataclass(frozen=True)

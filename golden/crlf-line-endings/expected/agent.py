@@ -6,6 +6,7 @@ from acp.schema import AgentCapabilities, InitializeResponse
 
 class WindowsAgent:
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        # acp-migrate: TODO: advertise `self.load_commands()` per session; not moved automatically: class `WindowsAgent` has no session setup handler
         caps = AgentCapabilities(
             load_session=True,
         )

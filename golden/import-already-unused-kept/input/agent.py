@@ -1,16 +1,12 @@
 # Case: AvailableCommand made unused is removed; SessionMode and os, unused before the fix, are not touched
 import os
-from typing import Any
 
-from acp.schema import AgentCapabilities, AvailableCommand, InitializeResponse, SessionMode
+from acp.schema import AgentCapabilities as SdkAgentCapabilities
+from acp.schema import AvailableCommand, SessionMode
+from pydantic import Field
 
 
-class LegacyAgent:
-    async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
-        return InitializeResponse(
-            protocol_version=protocol_version,
-            agent_capabilities=AgentCapabilities(
-                load_session=False,
-                slash_commands=[AvailableCommand(name="reset", description="Reset the workspace")],
-            ),
-        )
+class AgentCapabilities(SdkAgentCapabilities):
+    """Capabilities with the legacy command list."""
+
+    slash_commands: list[AvailableCommand] = Field(default_factory=list, alias="slashCommands")

@@ -8,6 +8,7 @@ __all__ = ["AvailableCommand", "ToolboxAgent"]
 
 class ToolboxAgent:
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        # acp-migrate: TODO: advertise `[AvailableCommand(name="tools", description="List available tools")]` per session; not moved automatically: class `ToolboxAgent` has no session setup handler
         caps = AgentCapabilities(
             load_session=True,
         )

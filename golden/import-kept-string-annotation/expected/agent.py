@@ -12,6 +12,7 @@ class ReviewAgent:
         return self._review
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        # acp-migrate: TODO: advertise `[AvailableCommand(name="review", description="Review the diff")]` per session; not moved automatically: class `ReviewAgent` has no session setup handler
         caps = AgentCapabilities(
             load_session=True,
         )

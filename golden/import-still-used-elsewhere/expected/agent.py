@@ -8,6 +8,7 @@ HELP = AvailableCommand(name="help", description="Show what this agent can do")
 
 class HelpfulAgent:
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        # acp-migrate: TODO: advertise `[AvailableCommand(name="help", description="Show help")]` per session; not moved automatically: class `HelpfulAgent` has no session setup handler
         caps = AgentCapabilities(load_session=True)
         return InitializeResponse(protocol_version=protocol_version, agent_capabilities=caps)
 

@@ -16,6 +16,7 @@ class SkillAgent:
         return self._bridge.as_available_commands()
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        # acp-migrate: TODO: advertise `self.get_skill_commands()` per session; not moved automatically: class `SkillAgent` has no session setup handler
         return InitializeResponse.create(
             protocol_version=protocol_version,
             name="skill-agent",

@@ -17,6 +17,7 @@ class AgentPoolACPAgent:
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
         version = min(protocol_version, PROTOCOL_VERSION)
 
+        # acp-migrate: TODO: advertise `self.get_skill_commands()` per session; not moved automatically: class `AgentPoolACPAgent` has no session setup handler
         return InitializeResponse.create(
             protocol_version=version,
             name="agentpool",

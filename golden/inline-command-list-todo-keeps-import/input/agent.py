@@ -1,4 +1,4 @@
-# Case: multi-line inline command list as the value; AvailableCommand becomes unused and leaves the import
+# Case: an inline command list in a class without setup handlers: a TODO, and AvailableCommand stays imported for it
 from typing import Any
 
 from acp.schema import (
