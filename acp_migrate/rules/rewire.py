@@ -8,7 +8,9 @@ list `E`, it edits the class to use the runtime shim's `CommandAdvertiser`:
   connection in `on_connect(conn)` (binding also registers its stream observer);
 - makes every setup handler (`new_session`, `load_session`, `resume_session`,
   `fork_session`, configurable) return `self.command_advertiser.attach(response,
-  commands=E)`, so each session gets the list, in order, after its setup response;
+  commands=E)`, so each session gets the list, in order, after its setup response
+  (a handler that already sends its session's list keeps that list instead: in the
+  old protocol too it replaced the initialize list);
 - turns `conn.session_update(sid, AvailableCommandsUpdate(available_commands=X))`
   calls of the class (awaited or wrapped in `create_task`) into
   `self.command_advertiser.publish(sid, X)`, which de-duplicates and never overtakes
@@ -192,13 +194,17 @@ class _HandlerEdits:
 
 
 class _Returns(cst.CSTVisitor):
-    """Return statements of one function, not of functions nested in it."""
+    """Return statements and calls of one function, not of functions nested in it."""
 
     def __init__(self) -> None:
         self.returns: list[cst.Return] = []
+        self.calls: list[cst.Call] = []
 
     def visit_Return(self, node: cst.Return) -> None:
         self.returns.append(node)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.calls.append(node)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         return False
@@ -220,6 +226,10 @@ def _handler_edits(context: FileContext, method: cst.FunctionDef, kind: str, ori
             raise CannotRewire(f"`{method.name.value}` has no `session_id` parameter")
     finder = _Returns()
     method.body.visit(finder)
+    if any(commands_update(context, call) for call in finder.calls):
+        # The handler already sends this session's list, which replaced the initialize
+        # list in the old protocol too: keep that list (now published in order) alone.
+        return edits
     indent = context.module.default_indent
     for statement in finder.returns:
         value = statement.value if statement.value is not None else cst.Name("None")

@@ -1,0 +1,29 @@
+# Case: aliased SDK imports: schema module alias, AvailableCommandsUpdate alias, helpers alias
+from typing import Any
+
+import acp.schema as schema
+from acp_migrate.runtime import CommandAdvertiser
+
+
+class AliasedAgent:
+    def __init__(self) -> None:
+        self._conn = None
+        self.command_advertiser = CommandAdvertiser()
+
+    def on_connect(self, conn) -> None:
+        self._conn = conn
+        self.command_advertiser.bind(conn)
+
+    async def initialize(self, protocol_version: int, **kwargs: Any) -> schema.InitializeResponse:
+        caps = schema.AgentCapabilities.create(load_session=True)
+        return schema.InitializeResponse(protocol_version=protocol_version, agent_capabilities=caps)
+
+    async def new_session(self, cwd: str, **kwargs: Any) -> schema.NewSessionResponse:
+        await self.command_advertiser.publish("s1", self.catalog())
+        return schema.NewSessionResponse(session_id="s1")
+
+    async def refresh(self, session_id: str) -> None:
+        await self.command_advertiser.publish(session_id, self.catalog())
+
+    def catalog(self) -> list[schema.AvailableCommand]:
+        return []

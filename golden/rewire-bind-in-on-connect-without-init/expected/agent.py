@@ -1,0 +1,23 @@
+# Case: no __init__: the advertiser is created and bound where the connection arrives
+from typing import Any
+
+from acp.schema import InitializeResponse, NewSessionResponse
+from acp_migrate.runtime import CommandAdvertiser
+
+
+class TinyAgent:
+    def on_connect(self, conn) -> None:
+        self.conn = conn
+        self.command_advertiser = CommandAdvertiser().bind(conn)
+
+    async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        return InitializeResponse.create(protocol_version=protocol_version)
+
+    async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
+        return self.command_advertiser.attach(
+            NewSessionResponse(session_id="s1"),
+            commands=self.commands(),
+        )
+
+    def commands(self) -> list:
+        return []

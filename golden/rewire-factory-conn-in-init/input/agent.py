@@ -1,0 +1,32 @@
+# Case: a module-level agent factory hands the connection to __init__: bind there
+import asyncio
+from typing import Any
+
+from acp import AgentSideConnection
+from acp.schema import AgentCapabilities, InitializeResponse, NewSessionResponse
+
+
+class FactoryAgent:
+    def __init__(self, conn: AgentSideConnection) -> None:
+        self.conn = conn
+
+    async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        return InitializeResponse(
+            protocol_version=protocol_version,
+            agent_capabilities=AgentCapabilities(slash_commands=self.available()),
+        )
+
+    async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
+        return NewSessionResponse(session_id=cwd)
+
+    def available(self) -> list:
+        return []
+
+
+def make_agent(conn: AgentSideConnection) -> FactoryAgent:
+    return FactoryAgent(conn)
+
+
+async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    connection = AgentSideConnection(make_agent, writer, reader)
+    await connection.listen()

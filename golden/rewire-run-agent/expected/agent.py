@@ -1,0 +1,38 @@
+# Case: a stdio agent started with run_agent: the call stays as it is (bind registers the observer)
+import asyncio
+from typing import Any
+
+from acp import run_agent
+from acp.schema import InitializeResponse, NewSessionResponse
+from acp_migrate.runtime import CommandAdvertiser
+
+
+class StdioAgent:
+    def __init__(self) -> None:
+        self.conn = None
+        self.command_advertiser = CommandAdvertiser()
+
+    def on_connect(self, conn) -> None:
+        self.conn = conn
+        self.command_advertiser.bind(conn)
+
+    async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        return InitializeResponse.create(protocol_version=protocol_version)
+
+    async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
+        return self.command_advertiser.attach(
+            NewSessionResponse(session_id="stdio"),
+            commands=self.skills,
+        )
+
+    @property
+    def skills(self) -> list:
+        return []
+
+
+async def main() -> None:
+    await run_agent(StdioAgent(), use_unstable_protocol=True)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

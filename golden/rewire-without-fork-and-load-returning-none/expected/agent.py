@@ -1,0 +1,45 @@
+# Case: no fork_session (nothing to add); load_session returns None and falls off its end
+from typing import Any
+
+from acp.schema import AgentCapabilities, InitializeResponse, NewSessionResponse
+from acp_migrate.runtime import CommandAdvertiser
+
+
+class PlainAgent:
+    def __init__(self, registry) -> None:
+        self.registry = registry
+        self.conn = None
+        self.command_advertiser = CommandAdvertiser()
+
+    def on_connect(self, conn) -> None:
+        self.conn = conn
+        self.command_advertiser.bind(conn)
+
+    async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        capabilities = AgentCapabilities.create(load_session=True)
+        return InitializeResponse(protocol_version=protocol_version, agent_capabilities=capabilities)
+
+    async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
+        if not cwd:
+            return self.command_advertiser.attach(
+                NewSessionResponse(session_id="default"),
+                commands=self.registry.commands(),
+            )
+        return self.command_advertiser.attach(
+            NewSessionResponse(session_id=cwd),
+            commands=self.registry.commands(),
+        )
+
+    async def load_session(self, cwd: str, session_id: str, **kwargs: Any) -> None:
+        if session_id == "gone":
+            return self.command_advertiser.attach(
+                None,
+                session_id=session_id,
+                commands=self.registry.commands(),
+            )
+        self.registry.restore(session_id)
+        return self.command_advertiser.attach(
+            None,
+            session_id=session_id,
+            commands=self.registry.commands(),
+        )
