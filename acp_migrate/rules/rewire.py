@@ -69,9 +69,10 @@ def rewire(context: FileContext, origin: cst.BaseExpression) -> None:
     if not setup:
         raise CannotRewire(f"class `{agent.name.value}` has no session setup handler")
 
-    wiring = _wiring_edits(agent.name.value, methods)
+    wiring = _wiring_edits(agent.name.value, methods) + _import_edits(context)
     handler_edits = [_handler_edits(context, method, kind, origin) for method, kind in setup]
 
+    # Nothing is registered before here: a CannotRewire above leaves the tree alone.
     context.rewired[agent] = origin_code
     for statement, new in wiring:
         context.insert_after(statement, new)
@@ -81,7 +82,7 @@ def rewire(context: FileContext, origin: cst.BaseExpression) -> None:
         for statement, new in edits.appended:
             context.insert_after(statement, new)
     _publish_existing_updates(context, agent)
-    _import_advertiser(context)
+    context.imports.bindings.setdefault(ADVERTISER_CLASS, f"{context.settings.runtime_import}.{ADVERTISER_CLASS}")
 
 
 # -- checks ---------------------------------------------------------------------------
@@ -338,12 +339,13 @@ def _publish_existing_updates(context: FileContext, agent: cst.ClassDef) -> None
 # -- import ---------------------------------------------------------------------------
 
 
-def _import_advertiser(context: FileContext) -> None:
+def _import_edits(context: FileContext) -> list[tuple[cst.BaseStatement, list[cst.BaseStatement]]]:
+    """Add `from <runtime> import CommandAdvertiser` after the module's last import
+    before its first definition (none when already imported)."""
     if ADVERTISER_CLASS in context.imports.bindings:
-        return
-    body = context.module.body
+        return []
     anchor = None
-    for statement in body:
+    for statement in context.module.body:
         if isinstance(statement, (cst.ClassDef, cst.FunctionDef)):
             break
         if isinstance(statement, cst.SimpleStatementLine) and isinstance(
@@ -352,5 +354,5 @@ def _import_advertiser(context: FileContext) -> None:
             anchor = statement
     if anchor is None:
         raise CannotRewire("the module has no import section to add the runtime import to")
-    context.insert_after(anchor, [_statement(f"from {context.settings.runtime_import} import {ADVERTISER_CLASS}\n")])
-    context.imports.bindings[ADVERTISER_CLASS] = f"{context.settings.runtime_import}.{ADVERTISER_CLASS}"
+    runtime = context.settings.runtime_import
+    return [(anchor, [_statement(f"from {runtime} import {ADVERTISER_CLASS}\n")])]
