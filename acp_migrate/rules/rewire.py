@@ -69,7 +69,12 @@ def rewire(context: FileContext, origin: cst.BaseExpression) -> None:
     if not setup:
         raise CannotRewire(f"class `{agent.name.value}` has no session setup handler")
 
-    wiring = _wiring_edits(agent.name.value, methods) + _import_edits(context)
+    inherited = any(
+        isinstance(base.value, cst.Name) and base.value.value in {c.name.value for c in context.rewired}
+        for base in agent.bases
+    )
+    # A subclass of a class rewired above already has the advertiser, bound once.
+    wiring = [] if inherited else _wiring_edits(agent.name.value, methods) + _import_edits(context)
     handler_edits = [_handler_edits(context, method, kind, origin) for method, kind in setup]
 
     # Nothing is registered before here: a CannotRewire above leaves the tree alone.

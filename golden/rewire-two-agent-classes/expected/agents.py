@@ -1,0 +1,40 @@
+# Case: an agent class and its subclass in one module: both rewired, one advertiser bound once, one import
+from typing import Any
+
+from acp.schema import InitializeResponse, NewSessionResponse
+from acp_migrate.runtime import CommandAdvertiser
+
+
+class ChatAgent:
+    def on_connect(self, conn) -> None:
+        self.conn = conn
+        self.command_advertiser = CommandAdvertiser().bind(conn)
+
+    async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        return InitializeResponse.create(protocol_version=protocol_version)
+
+    async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
+        return self.command_advertiser.attach(
+            NewSessionResponse(session_id="chat"),
+            commands=self.chat_commands(),
+        )
+
+    def chat_commands(self) -> list:
+        return []
+
+
+class CodeAgent(ChatAgent):
+    def on_connect(self, conn) -> None:
+        super().on_connect(conn)
+
+    async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        return InitializeResponse.create(protocol_version=protocol_version)
+
+    async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
+        return self.command_advertiser.attach(
+            NewSessionResponse(session_id="code"),
+            commands=self.code_commands(),
+        )
+
+    def code_commands(self) -> list:
+        return []
