@@ -222,8 +222,22 @@ class _Returns(cst.CSTVisitor):
         return False
 
 
+def _contains_await(node: cst.CSTNode) -> bool:
+    found = False
+
+    class Awaits(cst.CSTVisitor):
+        def visit_Await(self, node: cst.Await) -> None:
+            nonlocal found
+            found = True
+
+    node.visit(Awaits())
+    return found
+
+
 def _handler_edits(context: FileContext, method: cst.FunctionDef, kind: str, origin: cst.BaseExpression) -> _HandlerEdits:
     edits = _HandlerEdits()
+    if method.asynchronous is None and _contains_await(origin):
+        raise CannotRewire(f"it awaits, and `{method.name.value}` is not async")
     session_id = None
     if kind in {"load", "resume"}:
         # Their responses carry no session id: it is the request's.

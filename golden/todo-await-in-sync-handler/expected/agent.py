@@ -1,0 +1,19 @@
+# Case: the list is awaited but a setup handler is synchronous: moving it would not compile; a TODO
+from typing import Any
+
+from acp.schema import InitializeResponse, NewSessionResponse
+
+
+class SyncHandlerAgent:
+    def on_connect(self, conn) -> None:
+        self.conn = conn
+
+    async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        # acp-migrate: TODO: advertise `await self.load()` per session; not moved automatically: it awaits, and `new_session` is not async
+        return InitializeResponse.create(protocol_version=protocol_version)
+
+    def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
+        return NewSessionResponse(session_id="s")
+
+    async def load(self) -> list:
+        return []
