@@ -1,7 +1,64 @@
 """acp-migrate: move ACP slash commands from `initialize` to per-session advertisement.
 
 This package root stays import-light on purpose: migrated servers import
-`acp_migrate.runtime` at run time and must not pay for libcst or typer.
+`acp_migrate.runtime` at run time and must not pay for libcst or typer. The public
+API (`from acp_migrate import check_paths, fix_source, ...`, see `acp_migrate.api`)
+is loaded on first use.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
+
+__all__ = [
+    "ConfigError",
+    "Finding",
+    "Options",
+    "RuleInfo",
+    "RunReport",
+    "SourceReport",
+    "__version__",
+    "check_paths",
+    "check_source",
+    "diff_paths",
+    "diff_source",
+    "fix_paths",
+    "fix_source",
+    "list_rules",
+    "load_options",
+    "rule_info",
+]
+_API = frozenset(__all__) - {"__version__"}
+
+if TYPE_CHECKING:
+    from acp_migrate.api import (
+        ConfigError,
+        Finding,
+        Options,
+        RuleInfo,
+        RunReport,
+        SourceReport,
+        check_paths,
+        check_source,
+        diff_paths,
+        diff_source,
+        fix_paths,
+        fix_source,
+        list_rules,
+        load_options,
+        rule_info,
+    )
+
+
+def __getattr__(name: str) -> Any:
+    if name in _API:
+        from acp_migrate import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'acp_migrate' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_API})

@@ -68,7 +68,7 @@ FINDING_LINE = re.compile(r"^(?P<path>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?P<c
 # --- plumbing, in process, with a fake analysis ----------------------------------------------
 
 
-def fake_analyze_source(source: bytes, *, path: str, fix: bool = True) -> SourceAnalysis:
+def fake_analyze_source(source: bytes, *, path: str, fix: bool = True, **_options: object) -> SourceAnalysis:
     if b"SYNTAX" in source:
         raise SourceError("invalid syntax at line 1, column 1")
     findings = []

@@ -19,7 +19,7 @@ from acp_migrate.engine.runner import FileJob, Mode, display_path, process_file,
 from acp_migrate.findings import Finding, SourceAnalysis, SourceError
 
 
-def fake_analyze_source(source: bytes, *, path: str, fix: bool = True) -> SourceAnalysis:
+def fake_analyze_source(source: bytes, *, path: str, fix: bool = True, **_options: object) -> SourceAnalysis:
     if b"CRASH" in source:
         raise RuntimeError("rule exploded\nsecond line")
     if b"SYNTAX" in source:

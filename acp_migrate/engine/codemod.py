@@ -11,6 +11,7 @@ import os
 import re
 
 from acp_migrate.engine.prefilter import may_contain_legacy
+from acp_migrate.engine.suppressions import ReportFilter
 from acp_migrate.findings import Finding, SourceAnalysis, SourceError
 from acp_migrate.settings import DEFAULT_SETTINGS, RuleSettings
 
@@ -71,26 +72,50 @@ def check_nesting(source: bytes) -> None:
 
 
 def analyze_source(
-    source: bytes, *, path: str, fix: bool = True, settings: RuleSettings = DEFAULT_SETTINGS
+    source: bytes,
+    *,
+    path: str,
+    fix: bool = True,
+    settings: RuleSettings = DEFAULT_SETTINGS,
+    report_unused_suppressions: bool = False,
 ) -> SourceAnalysis:
     """Analyse one file's bytes; with `fix=False` the fixed source is not computed.
 
+    Only the rules `settings` enables run, and findings silenced by a suppression
+    comment are dropped together with their edits (`engine/suppressions.py`).
     Raises SourceError when the file cannot be analysed.
     """
     encoding = check_decodable(source)
-    if not may_contain_legacy(source):
-        return SourceAnalysis(encoding=encoding)
     suffix = os.path.splitext(path)[1].lower()
-    if suffix not in PYTHON_SUFFIXES:
+    document = suffix not in PYTHON_SUFFIXES and suffix in _document_suffixes()
+    report_filter = ReportFilter.for_source(source, encoding, settings, python=not document)
+    if not may_contain_legacy(source):
+        analysis = SourceAnalysis(encoding=encoding)
+    elif document:
         from acp_migrate.rules import ALL_RULES
 
-        document_rules = [rule for rule in ALL_RULES if suffix in rule.suffixes]
-        if document_rules:
-            return _analyze_document(source.decode(encoding), document_rules, path=path, encoding=encoding)
-    return _analyze_candidate(source, path=path, fix=fix, encoding=encoding, settings=settings)
+        document_rules = [rule for rule in ALL_RULES if suffix in rule.suffixes and settings.enabled(rule.code)]
+        analysis = _analyze_document(
+            source.decode(encoding), document_rules, path=path, encoding=encoding, report_filter=report_filter
+        )
+    else:
+        analysis = _analyze_candidate(
+            source, path=path, fix=fix, encoding=encoding, settings=settings, report_filter=report_filter
+        )
+    if report_unused_suppressions:
+        unused = report_filter.unused(path)
+        analysis.findings = sorted([*analysis.findings, *unused], key=Finding.sort_key)
+        analysis.remaining = sorted([*analysis.remaining, *unused], key=Finding.sort_key)
+    return analysis
 
 
-def _analyze_document(text: str, rules, *, path: str, encoding: str) -> SourceAnalysis:
+def _document_suffixes() -> frozenset[str]:
+    from acp_migrate.engine.discover import SOURCE_SUFFIXES
+
+    return frozenset(SOURCE_SUFFIXES) - frozenset(PYTHON_SUFFIXES)
+
+
+def _analyze_document(text: str, rules, *, path: str, encoding: str, report_filter: ReportFilter) -> SourceAnalysis:
     """Report-only rules over a non-Python document (Markdown)."""
     findings = sorted(
         (
@@ -109,11 +134,12 @@ def _analyze_document(text: str, rules, *, path: str, encoding: str) -> SourceAn
         ),
         key=Finding.sort_key,
     )
+    findings = [f for f in findings if report_filter.keep(f)]
     return SourceAnalysis(findings=findings, remaining=findings, encoding=encoding)
 
 
 def _analyze_candidate(
-    source: bytes, *, path: str, fix: bool, encoding: str, settings: RuleSettings
+    source: bytes, *, path: str, fix: bool, encoding: str, settings: RuleSettings, report_filter: ReportFilter
 ) -> SourceAnalysis:
     import libcst as cst
     from libcst.metadata import MetadataWrapper, PositionProvider
@@ -122,7 +148,7 @@ def _analyze_candidate(
     from acp_migrate.engine.cleanup import remove_orphaned_imports
     from acp_migrate.engine.traversal import EditApplier, RuleDispatcher
     from acp_migrate.rules import PYTHON_RULES
-    from acp_migrate.rules.base import FileContext
+    from acp_migrate.rules.base import Edits, FileContext
 
     check_nesting(source)
     try:
@@ -134,8 +160,9 @@ def _analyze_candidate(
         raise SourceError("too deeply nested to parse") from None
 
     context = FileContext(module, settings)
+    rules = [rule(context) for rule in PYTHON_RULES if settings.enabled(rule.code)]
     try:
-        module.visit(RuleDispatcher(context, [rule(context) for rule in PYTHON_RULES]))
+        module.visit(RuleDispatcher(context, rules))
     except RecursionError:
         raise SourceError("too deeply nested to analyse") from None
     if not context.reports:
@@ -156,16 +183,19 @@ def _analyze_candidate(
             fixable=report.fixable,
         )
 
-    findings = sorted((finding(r) for r in context.reports), key=Finding.sort_key)
+    # Disabled and suppressed reports go before any edit is applied, and their edits with them.
+    reports = [r for r in context.reports if report_filter.keep(finding(r))]
+    findings = sorted((finding(r) for r in reports), key=Finding.sort_key)
     remaining = sorted(
-        [finding(r) for r in context.reports if not r.fixable]
-        + [finding(f) for r in context.reports if r.fixable for f in r.followups],
+        [finding(r) for r in reports if not r.fixable]
+        + [finding(f) for r in reports if r.fixable for f in r.followups if report_filter.keep(finding(f))],
         key=Finding.sort_key,
     )
+    edits = Edits.merge([r.edits for r in reports] + [context.unreported_edits()])
     fixed_source = None
-    if fix and context.edits:
-        fixed = module.visit(EditApplier(context.edits))
-        fixed = remove_orphaned_imports(fixed, mentions(module), keep=context.keep_imported)
+    if fix and edits:
+        fixed = module.visit(EditApplier(edits))
+        fixed = remove_orphaned_imports(fixed, mentions(module), keep=edits.keep_imported)
         new_bytes = fixed.bytes
         fixed_source = new_bytes if new_bytes != source else None
     return SourceAnalysis(

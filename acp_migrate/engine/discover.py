@@ -1,16 +1,29 @@
 """Turn the PATH arguments into the files to analyse.
 
-Directories are walked for `*.py`/`*.pyi` (and Markdown, for report-only rules); explicit files are taken whatever
-their extension. Symlinks met inside a walk are not followed (no loops, and
-files outside the tree are not ours to rewrite); a symlink given explicitly is.
+Directories are walked for the `include` globs (default `*.py`, `*.pyi`, and Markdown
+for the report-only rules), skipping the `exclude` and `extend-exclude` globs, the
+folders that never hold a project's own sources (virtualenvs, build output), and,
+inside a git work tree, what `.gitignore` ignores. Explicit files are taken whatever
+their extension, and explicit paths are analysed even when excluded, unless
+`force_exclude`. Symlinks met inside a walk are not followed (no loops, and files
+outside the tree are not ours to rewrite); a symlink given explicitly is.
+
+Glob syntax (as in ruff): a pattern without `/` matches the name of a file or folder
+anywhere (`tests`, `*_pb2.py`); a pattern with `/` is anchored to the project root
+(the folder of the configuration file, else the current directory): `src/legacy`,
+`docs/**/*.md`. `*` and `?` never cross `/`; `**` does.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import os
+import re
+import shutil
+import subprocess
 from collections.abc import Iterator, Sequence
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from acp_migrate.engine.files import describe_os_error
 
@@ -36,6 +49,25 @@ SKIPPED_DIR_NAMES = frozenset(
     }
 )
 
+DEFAULT_INCLUDE = tuple(f"*{suffix}" for suffix in SOURCE_SUFFIXES)
+DEFAULT_EXCLUDE = (*sorted(SKIPPED_DIR_NAMES), "*.egg-info")
+
+
+class DiscoveryOptions(BaseModel):
+    """What a walk picks up. `root` anchors the globs that contain `/` (None: the current directory)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    root: str | None = None
+    include: tuple[str, ...] = DEFAULT_INCLUDE
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+    extend_exclude: tuple[str, ...] = ()
+    respect_gitignore: bool = True
+    force_exclude: bool = False
+
+
+DEFAULT_DISCOVERY = DiscoveryOptions()
+
 
 class PathError(BaseModel):
     """A PATH argument or a directory inside it that could not be looked at."""
@@ -51,8 +83,10 @@ class Discovery(BaseModel):
     errors: list[PathError] = []
 
 
-def discover(paths: Sequence[str | os.PathLike[str]] = ()) -> Discovery:
+def discover(paths: Sequence[str | os.PathLike[str]] = (), options: DiscoveryOptions | None = None) -> Discovery:
     """Expand PATH arguments (default `.`) into the files to analyse."""
+    options = options or DEFAULT_DISCOVERY
+    selector = FileSelector(options)
     errors: list[PathError] = []
     # Keyed by the resolved path so one file reached two ways is analysed once.
     found: dict[str, str] = {}
@@ -64,13 +98,17 @@ def discover(paths: Sequence[str | os.PathLike[str]] = ()) -> Discovery:
     for argument in paths or (".",):
         path = os.path.abspath(os.fspath(argument))
         if os.path.isdir(path):
+            if options.force_exclude and selector.excluded(path, is_dir=True):
+                continue
             real_root = os.path.realpath(path)
-            for file_path in _walk(path, errors):
+            for file_path in _walk(path, selector, errors):
                 real_path = os.path.join(real_root, os.path.relpath(file_path, path))
                 add(real_path, file_path)
         elif os.path.lexists(path) and not os.path.exists(path):
             errors.append(PathError(path=path, reason="broken symbolic link"))
         elif os.path.lexists(path):
+            if options.force_exclude and selector.excluded(path, is_dir=False):
+                continue
             add(os.path.realpath(path), path)
         else:
             errors.append(PathError(path=path, reason=_missing_reason(path)))
@@ -81,9 +119,9 @@ def discover(paths: Sequence[str | os.PathLike[str]] = ()) -> Discovery:
 
 
 def is_skipped_dir(entry: os.DirEntry[str]) -> bool:
-    """Folders that never hold the project's own sources."""
+    """Folders that never hold the project's own sources, whatever the globs say."""
     name = entry.name
-    if name in SKIPPED_DIR_NAMES or name.endswith(".egg-info"):
+    if name in (".git", ".hg", ".svn"):
         return True
     if name in BUILD_DIR_NAMES:
         return not os.path.isfile(os.path.join(entry.path, "__init__.py"))
@@ -91,7 +129,204 @@ def is_skipped_dir(entry: os.DirEntry[str]) -> bool:
     return os.path.isfile(os.path.join(entry.path, "pyvenv.cfg"))
 
 
-def _walk(root: str, errors: list[PathError]) -> Iterator[str]:
+class FileSelector:
+    """Answers "is this path excluded?" and "does this walked file count?" for one set of options."""
+
+    def __init__(self, options: DiscoveryOptions) -> None:
+        self.options = options
+        self.root = os.path.abspath(options.root) if options.root is not None else os.getcwd()
+        self._exclude = GlobSet((*options.exclude, *options.extend_exclude))
+        self._include = GlobSet(options.include)
+        self._gitignore = GitIgnore() if options.respect_gitignore else None
+
+    def excluded(self, path: str, *, is_dir: bool) -> bool:
+        """`path` (absolute) or a folder above it (up to the root) is excluded or git-ignored."""
+        relative = self._relative(path)
+        if relative is not None:
+            parts = relative.split("/")
+            for index in range(len(parts)):
+                last = index == len(parts) - 1
+                if self._exclude.matches("/".join(parts[: index + 1]), is_dir=is_dir or not last):
+                    return True
+        elif self._exclude.matches_name(os.path.basename(path), is_dir=is_dir):
+            return True
+        return self._gitignore is not None and self._gitignore.ignored(path, is_dir=is_dir)
+
+    def skips_dir(self, entry: os.DirEntry[str]) -> bool:
+        if is_skipped_dir(entry):
+            return True
+        return self._skipped(entry.path, entry.name, is_dir=True)
+
+    def takes_file(self, entry: os.DirEntry[str]) -> bool:
+        relative = self._relative(entry.path)
+        if relative is not None:
+            if not self._include.matches(relative, is_dir=False):
+                return False
+        elif not self._include.matches_name(entry.name, is_dir=False):
+            return False
+        return not self._skipped(entry.path, entry.name, is_dir=False)
+
+    def _skipped(self, path: str, name: str, *, is_dir: bool) -> bool:
+        relative = self._relative(path)
+        if relative is not None:
+            if self._exclude.matches(relative, is_dir=is_dir):
+                return True
+        elif self._exclude.matches_name(name, is_dir=is_dir):
+            return True
+        return self._gitignore is not None and self._gitignore.ignored(path, is_dir=is_dir)
+
+    def _relative(self, path: str) -> str | None:
+        """`path` relative to the root, with `/`; None outside the root."""
+        try:
+            relative = os.path.relpath(path, self.root)
+        except ValueError:  # another drive
+            return None
+        if relative == os.curdir or relative == os.pardir or relative.startswith(os.pardir + os.sep):
+            return None
+        return relative.replace(os.sep, "/")
+
+
+class GlobSet:
+    """Compiled include/exclude globs (see the module docstring for the syntax)."""
+
+    def __init__(self, patterns: Sequence[str]) -> None:
+        self._names: list[tuple[str, bool]] = []  # (pattern, directories only)
+        self._anchored: list[tuple[re.Pattern[str], bool]] = []
+        for raw in patterns:
+            pattern = raw.strip()
+            if pattern.startswith("./"):
+                pattern = pattern[2:]
+            dir_only = pattern.endswith("/")
+            pattern = pattern.rstrip("/")
+            if not pattern:
+                continue
+            if "/" in pattern:
+                self._anchored.append((glob_regex(pattern.lstrip("/")), dir_only))
+            else:
+                self._names.append((pattern, dir_only))
+
+    def matches_name(self, name: str, *, is_dir: bool) -> bool:
+        return any(fnmatch.fnmatchcase(name, pattern) for pattern, dir_only in self._names if is_dir or not dir_only)
+
+    def matches(self, relative: str, *, is_dir: bool) -> bool:
+        """`relative`: a root-relative path with `/`. Name patterns match its last part."""
+        if self.matches_name(relative.rsplit("/", 1)[-1], is_dir=is_dir):
+            return True
+        return any(regex.fullmatch(relative) for regex, dir_only in self._anchored if is_dir or not dir_only)
+
+
+def glob_regex(pattern: str) -> re.Pattern[str]:
+    """A regex for an anchored glob: `*` and `?` stay within one folder, `**` crosses folders."""
+    out: list[str] = []
+    index = 0
+    while index < len(pattern):
+        if pattern.startswith("**/", index):
+            out.append("(?:.*/)?")
+            index += 3
+        elif pattern.startswith("**", index):
+            out.append(".*")
+            index += 2
+        elif pattern[index] == "*":
+            out.append("[^/]*")
+            index += 1
+        elif pattern[index] == "?":
+            out.append("[^/]")
+            index += 1
+        elif pattern[index] == "[" and "]" in pattern[index + 2 :]:
+            end = pattern.index("]", index + 2)
+            body = pattern[index + 1 : end]
+            if body.startswith("!"):
+                body = "^" + body[1:]
+            out.append("[" + body.replace("\\", "\\\\") + "]")
+            index = end + 1
+        else:
+            out.append(re.escape(pattern[index]))
+            index += 1
+    return re.compile("".join(out))
+
+
+class GitIgnore:
+    """What git ignores (`.gitignore`, `.git/info/exclude`, the global excludes file), asked of
+    git itself: once per work tree, `git ls-files --others --ignored --exclude-standard
+    --directory`. Outside a work tree, or without git, nothing is ignored. Tracked files are
+    never ignored, as for git."""
+
+    def __init__(self) -> None:
+        self._git = shutil.which("git")
+        self._toplevel: dict[str, str | None] = {}
+        self._ignored: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+
+    def ignored(self, path: str, *, is_dir: bool) -> bool:
+        if self._git is None:
+            return False
+        # The work tree holding the path's folder decides (a nested repository's root
+        # is ignored or not by the repository around it).
+        top = self._work_tree(os.path.dirname(path))
+        if top is None:
+            return False
+        files, dirs = self._ignored_in(top)
+        if not files and not dirs:
+            return False
+        relative = os.path.relpath(os.path.realpath(path), top).replace(os.sep, "/")
+        if relative.startswith("../") or relative == "..":
+            return False
+        if not is_dir and relative in files:
+            return True
+        parts = relative.split("/")
+        limit = len(parts) if is_dir else len(parts) - 1
+        return any("/".join(parts[: index + 1]) in dirs for index in range(limit))
+
+    def _work_tree(self, directory: str) -> str | None:
+        """The work tree holding `directory`. Git is asked once per work tree: a folder
+        inherits the answer of a folder above it unless a `.git` lies between them."""
+        chain: list[str] = []
+        probe = directory
+        while probe not in self._toplevel:
+            chain.append(probe)
+            parent = os.path.dirname(probe)
+            if parent == probe or os.path.lexists(os.path.join(probe, ".git")):
+                top = self._ask_git(probe)
+                break
+            probe = parent
+        else:
+            top = self._toplevel[probe]
+        # Every folder of the chain lies below the answer's folder with no `.git` between.
+        for folder in chain:
+            self._toplevel[folder] = top
+        return top
+
+    def _ask_git(self, folder: str) -> str | None:
+        answer = self._run(folder, "rev-parse", "--is-inside-work-tree", "--show-toplevel")
+        lines = answer.splitlines() if answer is not None else []
+        return os.path.realpath(lines[1]) if len(lines) == 2 and lines[0] == "true" else None
+
+    def _ignored_in(self, top: str) -> tuple[frozenset[str], frozenset[str]]:
+        if top not in self._ignored:
+            listing = self._run(top, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory")
+            entries = [entry for entry in (listing or "").split("\0") if entry]
+            files = frozenset(entry for entry in entries if not entry.endswith("/"))
+            dirs = frozenset(entry.rstrip("/") for entry in entries if entry.endswith("/"))
+            self._ignored[top] = (files, dirs)
+        return self._ignored[top]
+
+    def _run(self, cwd: str, *args: str) -> str | None:
+        assert self._git is not None
+        try:
+            completed = subprocess.run(
+                [self._git, *args],
+                cwd=cwd,
+                capture_output=True,
+                timeout=60,
+                stdin=subprocess.DEVNULL,
+            )
+        except (OSError, subprocess.SubprocessError):
+            return None
+        if completed.returncode != 0:
+            return None
+        return os.fsdecode(completed.stdout).rstrip("\n") if args[0] == "rev-parse" else os.fsdecode(completed.stdout)
+
+
+def _walk(root: str, selector: FileSelector, errors: list[PathError]) -> Iterator[str]:
     pending = [root]
     while pending:
         directory = pending.pop()
@@ -106,9 +341,9 @@ def _walk(root: str, errors: list[PathError]) -> Iterator[str]:
                 if entry.is_symlink():
                     continue
                 if entry.is_dir(follow_symlinks=False):
-                    if not is_skipped_dir(entry):
+                    if not selector.skips_dir(entry):
                         pending.append(entry.path)
-                elif entry.name.endswith(SOURCE_SUFFIXES) and entry.is_file(follow_symlinks=False):
+                elif entry.is_file(follow_symlinks=False) and selector.takes_file(entry):
                     yield entry.path
             except OSError as exc:
                 errors.append(PathError(path=entry.path, reason=describe_os_error(exc)))

@@ -6,11 +6,10 @@ tests/test_rules.py checks that every rule's triggers are covered here.
 
 from __future__ import annotations
 
-import re
-
 TOKENS: tuple[bytes, ...] = (b"slash_commands", b"slashCommands", b"acp-migrate: TODO")
-_ANY_TOKEN = re.compile(b"|".join(re.escape(token) for token in TOKENS))
 
 
 def may_contain_legacy(source: bytes) -> bool:
-    return _ANY_TOKEN.search(source) is not None
+    # One `in` per token: bytes search skips ahead like grep, several times faster than
+    # a regex alternation, which tries every token at every byte.
+    return any(token in source for token in TOKENS)

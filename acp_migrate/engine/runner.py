@@ -1,21 +1,26 @@
 """Run one mode (`check`, `diff`, `fix`) over the PATH arguments and collect per-file outcomes.
 
-Each file is handled by `process_file`, a top-level function of a picklable job,
-so a process pool can replace the sequential `map` in `run` without other changes.
+Each file is handled by `process_file`, a top-level function of a picklable job.
+With many files, the files the byte prefilter passes (the only ones LibCST parses)
+go to a pool of processes, one per core, while this process screens the rest; see
+`process_all`.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+import sys
+from collections.abc import Callable, Iterator, Sequence
 from enum import StrEnum
 
 from pydantic import BaseModel
 
 from acp_migrate.engine.codemod import analyze_source
-from acp_migrate.engine.discover import discover
+from acp_migrate.engine.discover import DiscoveryOptions, discover
 from acp_migrate.engine.files import FileAccessError, describe_os_error, read_source, write_atomic
+from acp_migrate.engine.prefilter import may_contain_legacy
 from acp_migrate.findings import Finding, SourceError
+from acp_migrate.settings import DEFAULT_SETTINGS, RuleSettings
 
 
 class Mode(StrEnum):
@@ -35,6 +40,8 @@ class FileJob(BaseModel):
     path: str  # absolute, for I/O
     display_path: str  # relative to the current directory, for output and findings
     mode: Mode
+    settings: RuleSettings = DEFAULT_SETTINGS
+    report_unused_suppressions: bool = False
 
 
 class FileOutcome(BaseModel):
@@ -96,13 +103,37 @@ def display_path(path: str, cwd: str | None = None) -> str:
         return os.path.abspath(path)
 
 
-def run(mode: Mode | str, paths: Sequence[str | os.PathLike[str]] = ()) -> RunResult:
-    """Discover the files under `paths` (default `.`) and process each one; never raises per file."""
+def run(
+    mode: Mode | str,
+    paths: Sequence[str | os.PathLike[str]] = (),
+    *,
+    settings: RuleSettings = DEFAULT_SETTINGS,
+    discovery_options: DiscoveryOptions | None = None,
+    report_unused_suppressions: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> RunResult:
+    """Discover the files under `paths` (default `.`) and process each one; never raises per file.
+
+    `progress(done, total)` is called after each file.
+    """
     mode = Mode(mode)
     cwd = os.getcwd()
-    discovery = discover(paths)
-    jobs = [FileJob(path=p, display_path=display_path(p, cwd), mode=mode) for p in discovery.files]
-    outcomes = list(map(process_file, jobs))
+    discovery = discover(paths, discovery_options)
+    jobs = [
+        FileJob(
+            path=p,
+            display_path=display_path(p, cwd),
+            mode=mode,
+            settings=settings,
+            report_unused_suppressions=report_unused_suppressions,
+        )
+        for p in discovery.files
+    ]
+    outcomes = []
+    for outcome in process_all(jobs):
+        outcomes.append(outcome)
+        if progress is not None:
+            progress(len(outcomes), len(jobs))
     return RunResult(
         mode=mode,
         files=sorted(outcomes, key=lambda outcome: outcome.path),
@@ -110,12 +141,22 @@ def run(mode: Mode | str, paths: Sequence[str | os.PathLike[str]] = ()) -> RunRe
     )
 
 
-def process_file(job: FileJob) -> FileOutcome:
-    """Read, analyse and (in fix mode) write one file. Every failure becomes `error`."""
+def process_file(job: FileJob, source: bytes | None = None) -> FileOutcome:
+    """Read, analyse and (in fix mode) write one file. Every failure becomes `error`.
+
+    `source`: the file's bytes, when the caller has just read them.
+    """
     try:
-        source = read_source(job.path)
+        if source is None:
+            source = read_source(job.path)
         # check reports only: the fixed source is not worth computing.
-        analysis = analyze_source(source, path=job.display_path, fix=job.mode is not Mode.CHECK)
+        analysis = analyze_source(
+            source,
+            path=job.display_path,
+            fix=job.mode is not Mode.CHECK,
+            settings=job.settings,
+            report_unused_suppressions=job.report_unused_suppressions,
+        )
     except (FileAccessError, SourceError) as exc:
         return FileOutcome(path=job.display_path, error=exc.reason)
     except OSError as exc:
@@ -152,3 +193,127 @@ def _unwritten(outcome: FileOutcome, reason: str) -> FileOutcome:
 def _internal_error(exc: Exception) -> str:
     detail = str(exc).splitlines()[0] if str(exc) else ""
     return f"internal error: {type(exc).__name__}: {detail}" if detail else f"internal error: {type(exc).__name__}"
+
+
+# Parallelism. Screening a file (read, prefilter) costs microseconds; parsing and
+# rewriting one costs milliseconds. So this process screens every file and handles the
+# clean ones itself, and the files the prefilter passes go to a pool of worker processes,
+# one per core, as soon as there are PARALLEL_MIN_FILES of them: fewer stay here, so a
+# small run never pays for starting workers (nor, when clean, for importing LibCST).
+PARALLEL_MIN_FILES = 4
+
+
+def process_all(jobs: Sequence[FileJob], workers: int | None = None) -> Iterator[FileOutcome]:
+    """`process_file` over `jobs`, one outcome each, in completion order (sort them)."""
+    workers = _available_cores() if workers is None else workers
+    if workers < 2 or len(jobs) < PARALLEL_MIN_FILES:
+        yield from map(process_file, jobs)
+        return
+    pool = _ParsePool(workers)
+    try:
+        for job in jobs:
+            try:
+                source: bytes | None = read_source(job.path)
+            except Exception:
+                source = None  # process_file reads it again and reports why it cannot
+            if source is not None and may_contain_legacy(source):
+                pool.add(job)  # re-read there: the worker analyses the bytes it writes over
+            else:
+                yield process_file(job, source)
+        yield from pool.outcomes()
+    finally:
+        pool.close()
+
+
+class _ParsePool:
+    """Runs `process_file` in worker processes once it has enough jobs, else here."""
+
+    def __init__(self, workers: int) -> None:
+        self._workers = workers
+        self._waiting: list[FileJob] = []
+        self._executor = None
+        self._futures: dict = {}  # Future -> FileJob
+
+    def add(self, job: FileJob) -> None:
+        self._waiting.append(job)
+        if self._executor is None and len(self._waiting) < PARALLEL_MIN_FILES:
+            return
+        if self._executor is None:
+            self._executor = _start_executor(self._workers)
+        for waiting in self._waiting:
+            self._futures[self._executor.submit(process_file, waiting)] = waiting
+        self._waiting.clear()
+
+    def outcomes(self) -> Iterator[FileOutcome]:
+        if self._executor is None:
+            yield from map(process_file, self._waiting)
+            return
+        from concurrent.futures import as_completed
+        from concurrent.futures.process import BrokenProcessPool
+
+        crashed: list[FileJob] = []
+        for future in as_completed(self._futures):
+            job = self._futures[future]
+            try:
+                yield future.result()
+            except BrokenProcessPool:
+                crashed.append(job)
+            except Exception as exc:  # the outcome could not come back (pickling)
+                yield FileOutcome(path=job.display_path, error=_internal_error(exc))
+        # A worker that dies (a native crash in the parser) takes the pool with it: retry
+        # the unfinished files one at a time, so only the file that kills a worker is lost.
+        yield from _process_one_at_a_time(sorted(crashed, key=lambda job: job.path))
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _process_one_at_a_time(jobs: Sequence[FileJob]) -> Iterator[FileOutcome]:
+    from concurrent.futures.process import BrokenProcessPool
+
+    executor = None
+    try:
+        for job in jobs:
+            if executor is None:
+                executor = _start_executor(1)
+            try:
+                yield executor.submit(process_file, job).result()
+            except BrokenProcessPool:
+                yield FileOutcome(path=job.display_path, error="internal error: the analysis crashed its process")
+                executor.shutdown(wait=True)
+                executor = None
+    finally:
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _start_executor(workers: int):
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    # fork: workers start in milliseconds with this process's modules already imported.
+    context = multiprocessing.get_context("fork") if sys.platform == "linux" else None
+    return ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_init, initargs=(os.getpid(),))
+
+
+def _worker_init(parent: int) -> None:
+    # A pool worker outlives a parent killed with SIGKILL, blocked on its task queue
+    # forever; on Linux ask the kernel to kill it with its parent instead.
+    if sys.platform == "linux":
+        import ctypes
+        import signal
+
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(1)
+
+
+def _available_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1

@@ -54,3 +54,20 @@ def _split_lines(text: str) -> list[str]:
     lines = text.split("\n")
     last = lines.pop()
     return [line + "\n" for line in lines] + ([last] if last else [])
+
+
+_DIFF_STYLES = ((b"+++ ", b"1"), (b"--- ", b"1"), (b"@@", b"36"), (b"+", b"32"), (b"-", b"31"))
+
+
+def colour_patch(patch: bytes) -> bytes:
+    """The patch for a terminal: headers bold, hunk ranges cyan, removals red, additions green.
+
+    Only the display changes; piped output is never coloured, so `git apply` reads plain patches.
+    """
+    out = []
+    for line in patch.splitlines(keepends=True):
+        body = line.rstrip(b"\r\n")
+        ending = line[len(body) :]
+        style = next((code for prefix, code in _DIFF_STYLES if body.startswith(prefix)), None)
+        out.append(b"\x1b[" + style + b"m" + body + b"\x1b[0m" + ending if style and body else line)
+    return b"".join(out)

@@ -1,4 +1,8 @@
-"""Human-readable output: `path:line:col: CODE message` lines and a one-line summary."""
+"""Human-readable output: `path:line:col: CODE message` lines and a one-line summary.
+
+`paint` colours them on a terminal; `quiet` keeps only the findings (no summary, no
+"Fixed" lines); `concise` is the finding lines alone, for editors and grep.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +10,12 @@ from collections.abc import Iterable
 
 from acp_migrate.engine.runner import FileError, RunResult
 from acp_migrate.findings import Finding
+from acp_migrate.report.colour import PLAIN, Painter
 
 
-def format_finding(finding: Finding) -> str:
-    return f"{finding.path}:{finding.line}:{finding.column}: {finding.code} {finding.message}"
+def format_finding(finding: Finding, paint: Painter = PLAIN) -> str:
+    where = f"{paint(finding.path, 'bold')}:{finding.line}:{finding.column}:"
+    return f"{where} {paint(finding.code, 'red', 'bold')} {finding.message}"
 
 
 def format_error(error: FileError) -> str:
@@ -21,9 +27,17 @@ def render_errors(result: RunResult) -> str:
     return _lines(format_error(error) for error in result.errors)
 
 
-def render_check(result: RunResult) -> str:
-    findings = result.findings
-    return _lines(format_finding(f) for f in findings) + check_summary(result) + "\n"
+def render_check(result: RunResult, *, paint: Painter = PLAIN, quiet: bool = False) -> str:
+    findings = _lines(format_finding(f, paint) for f in result.findings)
+    if quiet:
+        return findings
+    summary = check_summary(result)
+    colour = "green" if summary == "All checks passed." else "bold"
+    return findings + paint(summary, colour) + "\n"
+
+
+def render_concise(result: RunResult) -> str:
+    return _lines(format_finding(f) for f in result.findings)
 
 
 def check_summary(result: RunResult) -> str:
@@ -39,10 +53,12 @@ def check_summary(result: RunResult) -> str:
     return "; ".join(parts) + "." if parts else "All checks passed."
 
 
-def render_fix(result: RunResult) -> str:
-    fixed = [f"Fixed {outcome.path}" for outcome in result.files if outcome.written]
-    remaining = [format_finding(f) for f in result.remaining]
-    return _lines(fixed) + _lines(remaining) + fix_summary(result) + "\n"
+def render_fix(result: RunResult, *, paint: Painter = PLAIN, quiet: bool = False) -> str:
+    remaining = _lines(format_finding(f, paint) for f in result.remaining)
+    if quiet:
+        return remaining
+    fixed = [f"{paint('Fixed', 'green')} {outcome.path}" for outcome in result.files if outcome.written]
+    return _lines(fixed) + remaining + paint(fix_summary(result), "bold") + "\n"
 
 
 def fix_summary(result: RunResult) -> str:

@@ -94,15 +94,17 @@ class OwnedSchemaField(Rule):
         if self.context.schema_class(node) is None or not isinstance(node.body, cst.IndentedBlock):
             return
         body = node.body.body
-        removed: set[str] = set()
-        for index, statement in enumerate(body):
-            target = _field_target(statement)
-            if target is None or target.value not in LEGACY_KEYS:
-                continue
-            self.context.remove(statement)
+        fields = [
+            (index, target)
+            for index, statement in enumerate(body)
+            if (target := _field_target(statement)) is not None and target.value in LEGACY_KEYS
+        ]
+        # The docstring entries go with the first field's fix.
+        self._remove_doc_entries(node.body, {target.value for _, target in fields})
+        for index, target in fields:
+            self.context.remove(body[index])
             if index + 1 < len(body) and _string_statement(body[index + 1]) is not None:
                 self.context.remove(body[index + 1])  # the field's attribute docstring
-            removed.add(target.value)
             self.context.report(
                 Report(
                     target,
@@ -112,7 +114,6 @@ class OwnedSchemaField(Rule):
                     fixable=True,
                 )
             )
-        self._remove_doc_entries(node.body, removed)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         owned = self.context.schema_method()
@@ -120,13 +121,13 @@ class OwnedSchemaField(Rule):
             return
         forwarded = mentions(_ForwardingValues.of(node))
         used = self.context.mentions_in(node)
-        removed: set[str] = set()
-        for param in all_params(node.params):
+        legacy = [p for p in all_params(node.params) if p.name.value in LEGACY_KEYS]
+        # `used` counts the parameter itself once.
+        removable = [p for p in legacy if used[p.name.value] - 1 <= forwarded.get(p.name.value, 0)]
+        self._remove_doc_entries(node.body, {p.name.value for p in removable})
+        for param in legacy:
             name = param.name.value
-            if name not in LEGACY_KEYS:
-                continue
-            # `used` counts the parameter itself once.
-            if used[name] - 1 > forwarded.get(name, 0):
+            if param not in removable:
                 self.context.report(
                     Report(
                         param,
@@ -138,7 +139,6 @@ class OwnedSchemaField(Rule):
                 )
                 continue
             self.context.remove(param)
-            removed.add(name)
             self.context.report(
                 Report(
                     param,
@@ -147,7 +147,6 @@ class OwnedSchemaField(Rule):
                     fixable=True,
                 )
             )
-        self._remove_doc_entries(node.body, removed)
 
     def visit_Call(self, node: cst.Call) -> None:
         owned = self.context.schema_method()

@@ -89,7 +89,8 @@ def commands_removed(context: FileContext, anchor: cst.CSTNode, value: cst.BaseE
     except CannotRewire as why:
         reason = str(why)
     source = context.code(origin)
-    context.keep_imported.update(n.value for n in _names(origin))
+    for name in _names(origin):
+        context.keep_import(name.value)
     context.add_comment(
         context.statements[-1],
         f"{TODO_MARK}: advertise `{source}` per session; not moved automatically: {reason}",

@@ -36,6 +36,8 @@ class Report:
     fixable: bool
     # Findings that remain once this one is fixed (they need a person).
     followups: list[Report] = field(default_factory=list)
+    # What fixing it changes: the edits registered since the previous report.
+    edits: Edits = field(default_factory=lambda: Edits())
 
 
 class Rule:
@@ -78,9 +80,9 @@ class FileContext:
         # The innermost statement being visited (where a TODO comment would go).
         self.statements: list[cst.BaseStatement] = []
         self.reports: list[Report] = []
-        self.edits = Edits()
-        # Names a TODO comment tells a person to use: their imports stay.
-        self.keep_imported: set[str] = set()
+        # Edits registered since the last report; `report` hands them to it, so a
+        # report that is silenced or disabled takes its edits with it.
+        self._pending = Edits()
         self._function_mentions: dict[cst.FunctionDef, dict[str, int]] = {}
 
     # -- where are we -------------------------------------------------------
@@ -130,22 +132,32 @@ class FileContext:
 
     # -- results --------------------------------------------------------------
     def report(self, report: Report) -> None:
+        """Record a finding; the edits registered since the previous report are its fix."""
+        report.edits, self._pending = self._pending, Edits()
         self.reports.append(report)
 
+    def unreported_edits(self) -> Edits:
+        return self._pending
+
     def remove(self, node: cst.CSTNode) -> None:
-        self.edits.removed.add(node)
+        self._pending.removed.add(node)
 
     def replace(self, node: cst.CSTNode, new: cst.CSTNode) -> None:
-        self.edits.replaced[node] = new
+        self._pending.replaced[node] = new
 
     def insert_after(self, statement: cst.BaseStatement, new: list[cst.BaseStatement]) -> None:
-        self.edits.inserted_after.setdefault(statement, []).extend(new)
+        self._pending.inserted_after.setdefault(statement, []).extend(new)
 
     def add_comment(self, statement: cst.BaseStatement, comment: str) -> None:
         """A comment line above `statement` (a TODO for a person)."""
-        comments = self.edits.comments.setdefault(statement, [])
-        if comment not in comments:
-            comments.append(comment)
+        self._pending.comments.setdefault(statement, []).append(comment)
+
+    def keep_import(self, name: str) -> None:
+        """Keep `name` imported even if the edits leave it unused (a TODO needs it)."""
+        self._pending.keep_imported.add(name)
+
+    def will_remove(self, node: cst.CSTNode) -> bool:
+        return node in self._pending.removed or any(node in r.edits.removed for r in self.reports)
 
     # -- values that fed a removed keyword -------------------------------------
     def drop_value(self, value: cst.BaseExpression) -> cst.BaseExpression:
@@ -182,7 +194,7 @@ class FileContext:
         value.visit(counter)
         for name, count in counter.counts.items():
             assignment = self._sole_feeding_assignment(name, function, expected=count)
-            if assignment is not None and assignment.statement not in self.edits.removed:
+            if assignment is not None and not self.will_remove(assignment.statement):
                 self.remove(assignment.statement)
                 self._drop_feeding_locals(assignment.value, function)
 
@@ -207,9 +219,25 @@ class Edits:
     replaced: dict[cst.CSTNode, cst.CSTNode] = field(default_factory=dict)
     inserted_after: dict[cst.CSTNode, list[cst.BaseStatement]] = field(default_factory=dict)
     comments: dict[cst.CSTNode, list[str]] = field(default_factory=dict)
+    # Names to keep imported even when the edits leave them unused.
+    keep_imported: set[str] = field(default_factory=set)
 
     def __bool__(self) -> bool:
         return bool(self.removed or self.replaced or self.inserted_after or self.comments)
+
+    @classmethod
+    def merge(cls, parts: list[Edits]) -> Edits:
+        merged = cls()
+        for part in parts:
+            merged.removed |= part.removed
+            merged.replaced.update(part.replaced)
+            for node, statements in part.inserted_after.items():
+                merged.inserted_after.setdefault(node, []).extend(statements)
+            for node, comments in part.comments.items():
+                known = merged.comments.setdefault(node, [])
+                known.extend(c for c in comments if c not in known)
+            merged.keep_imported |= part.keep_imported
+        return merged
 
 
 @dataclass(frozen=True)

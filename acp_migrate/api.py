@@ -1,0 +1,367 @@
+"""The public Python API: what the `acp-migrate` command does, as functions with typed results.
+
+```python
+from acp_migrate import check_paths, fix_source
+
+report = check_paths(["src"], select=["ACP001"])
+for finding in report.findings:
+    print(finding.path, finding.line, finding.code, finding.message)
+
+result = fix_source(code, path="agent.py")
+new_code = result.output
+```
+
+Path functions (`check_paths`, `diff_paths`, `fix_paths`) read the `[tool.acp-migrate]`
+configuration like the command line does (`config=`, `isolated=`, and keyword overrides
+named like the configuration keys with underscores: `select`, `ignore`, `exclude`,
+`extend_exclude`, `target_protocol`, `runtime_import`, `respect_gitignore`,
+`force_exclude`, `report_unused_suppressions`). Source functions (`check_source`,
+`diff_source`, `fix_source`) take the code itself (`str` in, `str` out; `bytes` in,
+`bytes` out). Errors in a file never raise: they are in `errors` / `error`, and
+`exit_code` is what the command line would exit with. A bad configuration raises
+`ConfigError`.
+
+Importing this module does not import LibCST; analysing a file that may hold legacy
+code does.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from pydantic import BaseModel
+
+from acp_migrate.config import ConfigError, Options, Overrides, load_options
+from acp_migrate.engine.codemod import analyze_source
+from acp_migrate.engine.discover import FileSelector
+from acp_migrate.engine.runner import FileError, FileOutcome, Mode, RunResult, run
+from acp_migrate.findings import Finding, SourceError
+
+__all__ = [
+    "ConfigError",
+    "FileError",
+    "Finding",
+    "Mode",
+    "Options",
+    "Overrides",
+    "RuleExample",
+    "RuleInfo",
+    "RunReport",
+    "SourceReport",
+    "check_paths",
+    "check_source",
+    "diff_paths",
+    "diff_source",
+    "fix_paths",
+    "fix_source",
+    "list_rules",
+    "load_options",
+    "rule_info",
+]
+
+Progress = Callable[[int, int], None]
+StrPath = str | os.PathLike[str]
+
+
+# -- results ---------------------------------------------------------------------------
+
+
+class RunReport(BaseModel):
+    """One run over paths. `result` holds the per-file outcomes the output formats read."""
+
+    mode: Mode
+    result: RunResult
+    options: Options
+    elapsed: float  # seconds
+
+    @property
+    def findings(self) -> list[Finding]:
+        return self.result.findings
+
+    @property
+    def remaining(self) -> list[Finding]:
+        """What still needs a person after `fix` (in check mode: what would, once fixed)."""
+        return self.result.remaining
+
+    @property
+    def errors(self) -> list[FileError]:
+        return self.result.errors
+
+    @property
+    def files_scanned(self) -> int:
+        return len(self.result.files)
+
+    @property
+    def changed_files(self) -> list[str]:
+        """Files `fix` rewrote (fix), or would rewrite (diff); empty in check mode."""
+        return [o.path for o in self.result.files if (o.written if self.mode is Mode.FIX else o.changed)]
+
+    @property
+    def patch(self) -> bytes:
+        """diff mode: the unified diff (`git apply`-able)."""
+        from acp_migrate.report.diff import render_diff
+
+        return render_diff(self.result)
+
+    @property
+    def exit_code(self) -> int:
+        return self.result.exit_code()
+
+
+class SourceReport(BaseModel):
+    """One source analysed in memory. `output`: the fixed code (fix and diff), else the input."""
+
+    mode: Mode
+    path: str
+    findings: list[Finding] = []
+    remaining: list[Finding] = []
+    changed: bool = False
+    output: str | bytes = b""
+    patch: str | bytes = b""
+    error: str | None = None
+    excluded: bool = False  # force-exclude skipped it: output is the input
+
+    @property
+    def exit_code(self) -> int:
+        if self.error is not None:
+            return 2
+        if self.mode is Mode.CHECK:
+            return 1 if self.findings else 0
+        if self.mode is Mode.DIFF:
+            return 1 if self.changed else 0
+        return 1 if self.remaining else 0
+
+
+class RuleExample(BaseModel):
+    before: str
+    after: str | None = None
+    flagged: bool = True
+    suffix: str = ".py"
+
+
+class RuleInfo(BaseModel):
+    """A rule's documentation, from its own module: what `acp-migrate rules CODE` shows."""
+
+    code: str
+    name: str
+    summary: str
+    fixable: bool
+    documentation: str
+    examples: list[RuleExample] = []
+
+
+# -- paths -----------------------------------------------------------------------------
+
+
+def _options(
+    paths: Sequence[StrPath], options: Options | None, config: StrPath | None, isolated: bool, overrides: dict[str, Any]
+) -> Options:
+    if options is not None:
+        if overrides or config is not None or isolated:
+            raise TypeError("give either `options` or `config`/`isolated`/overrides, not both")
+        return options
+    return load_options(paths, config=config, isolated=isolated, overrides=Overrides(**overrides))
+
+
+def _run_paths(
+    mode: Mode,
+    paths: Sequence[StrPath],
+    options: Options | None,
+    config: StrPath | None,
+    isolated: bool,
+    progress: Progress | None,
+    overrides: dict[str, Any],
+) -> RunReport:
+    resolved = _options(paths, options, config, isolated, overrides)
+    started = time.perf_counter()
+    result = run(
+        mode,
+        paths,
+        settings=resolved.settings,
+        discovery_options=resolved.discovery,
+        report_unused_suppressions=resolved.report_unused_suppressions,
+        progress=progress,
+    )
+    return RunReport(mode=mode, result=result, options=resolved, elapsed=time.perf_counter() - started)
+
+
+def check_paths(
+    paths: Sequence[StrPath] = (),
+    *,
+    options: Options | None = None,
+    config: StrPath | None = None,
+    isolated: bool = False,
+    progress: Progress | None = None,
+    **overrides: Any,
+) -> RunReport:
+    """Report legacy patterns under `paths` (default `.`); never writes."""
+    return _run_paths(Mode.CHECK, paths, options, config, isolated, progress, overrides)
+
+
+def diff_paths(
+    paths: Sequence[StrPath] = (),
+    *,
+    options: Options | None = None,
+    config: StrPath | None = None,
+    isolated: bool = False,
+    progress: Progress | None = None,
+    **overrides: Any,
+) -> RunReport:
+    """What `fix` would change, as `report.patch`; never writes."""
+    return _run_paths(Mode.DIFF, paths, options, config, isolated, progress, overrides)
+
+
+def fix_paths(
+    paths: Sequence[StrPath] = (),
+    *,
+    options: Options | None = None,
+    config: StrPath | None = None,
+    isolated: bool = False,
+    progress: Progress | None = None,
+    **overrides: Any,
+) -> RunReport:
+    """Rewrite the files under `paths` in place; `report.remaining` needs a person."""
+    return _run_paths(Mode.FIX, paths, options, config, isolated, progress, overrides)
+
+
+# -- sources ---------------------------------------------------------------------------
+
+
+def _analyse_source(
+    mode: Mode,
+    source: str | bytes,
+    path: str,
+    options: Options | None,
+    config: StrPath | None,
+    isolated: bool,
+    overrides: dict[str, Any],
+) -> SourceReport:
+    text_in = isinstance(source, str)
+    data = source.encode("utf-8") if isinstance(source, str) else bytes(source)
+    real_path = path not in ("-", "") and not path.startswith("<")
+    resolved = _options([path] if real_path else [], options, config, isolated, overrides)
+
+    def out(raw: bytes) -> str | bytes:
+        return raw.decode("utf-8", "surrogateescape") if text_in else raw
+
+    if real_path and resolved.discovery.force_exclude:
+        if FileSelector(resolved.discovery).excluded(os.path.abspath(path), is_dir=False):
+            return SourceReport(mode=mode, path=path, output=source, patch=out(b""), excluded=True)
+    try:
+        analysis = analyze_source(
+            data,
+            path=path,
+            fix=mode is not Mode.CHECK,
+            settings=resolved.settings,
+            report_unused_suppressions=resolved.report_unused_suppressions,
+        )
+    except SourceError as error:
+        return SourceReport(mode=mode, path=path, output=source, patch=out(b""), error=error.reason)
+    fixed = analysis.fixed_source if analysis.fixed_source not in (None, data) else None
+    patch = b""
+    if fixed is not None and mode is Mode.DIFF:
+        from acp_migrate.report.diff import file_diff
+
+        outcome = FileOutcome(path=path, changed=True, original=data, fixed_source=fixed, encoding=analysis.encoding)
+        patch = file_diff(outcome)
+    return SourceReport(
+        mode=mode,
+        path=path,
+        findings=analysis.findings,
+        remaining=analysis.remaining,
+        changed=fixed is not None,
+        output=out(fixed) if fixed is not None else source,
+        patch=out(patch),
+    )
+
+
+def check_source(
+    source: str | bytes,
+    *,
+    path: str = "-",
+    options: Options | None = None,
+    config: StrPath | None = None,
+    isolated: bool = False,
+    **overrides: Any,
+) -> SourceReport:
+    """Findings in `source`. `path` names it in findings, picks Python or Markdown by its
+    suffix, and is where the configuration is looked for ("-": the current directory)."""
+    return _analyse_source(Mode.CHECK, source, path, options, config, isolated, overrides)
+
+
+def diff_source(
+    source: str | bytes,
+    *,
+    path: str = "-",
+    options: Options | None = None,
+    config: StrPath | None = None,
+    isolated: bool = False,
+    **overrides: Any,
+) -> SourceReport:
+    """`report.patch`: what `fix_source` would change, as a unified diff of `path`."""
+    return _analyse_source(Mode.DIFF, source, path, options, config, isolated, overrides)
+
+
+def fix_source(
+    source: str | bytes,
+    *,
+    path: str = "-",
+    options: Options | None = None,
+    config: StrPath | None = None,
+    isolated: bool = False,
+    **overrides: Any,
+) -> SourceReport:
+    """`report.output`: the migrated code (the input itself when nothing changes)."""
+    return _analyse_source(Mode.FIX, source, path, options, config, isolated, overrides)
+
+
+# -- rules -----------------------------------------------------------------------------
+
+
+def list_rules() -> list[RuleInfo]:
+    """Every code the tool reports: the rules (`acp_migrate.rules.ALL_RULES`), then ACP100."""
+    import inspect
+
+    from acp_migrate.engine.suppressions import UNUSED_SUPPRESSION
+    from acp_migrate.rules import ALL_RULES
+
+    infos = []
+    for rule in ALL_RULES:
+        module = sys.modules[rule.__module__]
+        infos.append(
+            RuleInfo(
+                code=rule.code,
+                name=rule.name,
+                summary=rule.summary,
+                fixable=rule.fixable,
+                documentation=inspect.cleandoc(module.__doc__ or ""),
+                examples=[
+                    RuleExample(before=e.before, after=e.after, flagged=e.flagged, suffix=rule.suffixes[0])
+                    for e in rule.examples
+                ],
+            )
+        )
+    engine = UNUSED_SUPPRESSION
+    infos.append(
+        RuleInfo(
+            code=engine.code,
+            name=engine.name,
+            summary=engine.summary,
+            fixable=engine.fixable,
+            documentation=engine.documentation.strip(),
+            examples=[RuleExample(before=b, after=a, flagged=f) for b, a, f in engine.examples],
+        )
+    )
+    return infos
+
+
+def rule_info(code: str) -> RuleInfo:
+    """One rule by code (case-insensitive); KeyError when there is none."""
+    for info in list_rules():
+        if info.code == code.upper():
+            return info
+    raise KeyError(code)

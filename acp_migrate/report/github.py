@@ -1,0 +1,42 @@
+"""`check --output-format github`: GitHub Actions workflow commands, one annotation per finding.
+
+`::error file=PATH,line=L,col=C,endLine=L,endColumn=C,title=CODE::MESSAGE`, escaped as the
+runner expects (`%`, CR, LF everywhere; also `:` and `,` in properties). Files that
+could not be analysed become annotations too (and still go to stderr).
+"""
+
+from __future__ import annotations
+
+from acp_migrate.engine.runner import RunResult
+
+
+def _data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _property(text: str) -> str:
+    return _data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _path(path: str) -> str:
+    return path.replace("\\", "/")
+
+
+def render_github(result: RunResult) -> str:
+    lines = []
+    for f in result.findings:
+        properties = ",".join(
+            [
+                f"file={_property(_path(f.path))}",
+                f"line={f.line}",
+                f"col={f.column}",
+                f"endLine={f.end_line}",
+                f"endColumn={f.end_column}",
+                f"title={_property(f.code)}",
+            ]
+        )
+        lines.append(f"::error {properties}::{_data(f.message)}")
+    for error in result.errors:
+        message = _data(f"could not be analysed: {error.reason}")
+        lines.append(f"::error file={_property(_path(error.path))},title=acp-migrate::{message}")
+    return "".join(line + "\n" for line in lines)

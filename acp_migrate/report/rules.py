@@ -1,0 +1,51 @@
+"""`acp-migrate rules`: the rule list, and one rule's documentation with its examples.
+
+Everything shown comes from the rule modules (docstring, summary, examples), and the
+examples are executed by the tests, so what a person reads is what the tool does.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from acp_migrate.api import RuleInfo
+
+
+def render_rule_table(rules: Sequence[RuleInfo]) -> str:
+    name_width = max((len(rule.name) for rule in rules), default=0)
+    lines = [f"{'code':<7} {'name':<{name_width}}  {'fix':<3}  summary"]
+    for rule in rules:
+        lines.append(f"{rule.code:<7} {rule.name:<{name_width}}  {'yes' if rule.fixable else 'no':<3}  {rule.summary}")
+    return "".join(line + "\n" for line in lines)
+
+
+def render_rule_table_json(rules: Sequence[RuleInfo]) -> str:
+    return json.dumps([rule.model_dump() for rule in rules], indent=2) + "\n"
+
+
+def render_rule_doc(rule: RuleInfo) -> str:
+    """Markdown: the title, whether `fix` rewrites it, the docstring, then each example."""
+    parts = [
+        f"# {rule.code} {rule.name}",
+        f"Fixable: {'yes, by `acp-migrate fix`' if rule.fixable else 'no, a person has to act'}.",
+        rule.documentation.strip(),
+    ]
+    if rule.examples:
+        parts.append("## Examples")
+    for number, example in enumerate(rule.examples, start=1):
+        language = "markdown" if example.suffix in (".md", ".markdown") else "python"
+        fence = "~~~" if "```" in example.before + (example.after or "") else "```"
+        if not example.flagged:
+            parts.append(f"Example {number}, not reported:")
+        elif example.after is None:
+            parts.append(f"Example {number}, reported (not rewritten):")
+        else:
+            parts.append(f"Example {number}, before:")
+        parts.append(f"{fence}{language}\n{example.before}{fence}")
+        if example.after is not None:
+            parts.append("After `acp-migrate fix`:")
+            parts.append(f"{fence}{language}\n{example.after}{fence}")
+    return "\n\n".join(parts) + "\n"

@@ -1,0 +1,125 @@
+"""`check --output-format sarif`: a SARIF 2.1.0 log (GitHub code scanning, IDE viewers).
+
+One run; the driver lists every rule with its metadata (id, name, short description
+from the summary, full description and help from the rule's documentation and
+examples), results point at them by index. Locations are relative to the current
+directory through the `%SRCROOT%` base; columns count Unicode code points, as ours do.
+Files that could not be analysed are tool execution notifications, and make the
+invocation unsuccessful.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+from acp_migrate import __version__
+from acp_migrate.engine.runner import RunResult
+
+if TYPE_CHECKING:
+    from acp_migrate.api import RuleInfo
+
+SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+TOOL_URI = "https://pypi.org/project/acp-migrate/"
+SRCROOT = "%SRCROOT%"
+
+
+def _artifact(path: str) -> dict[str, Any]:
+    if os.path.isabs(path):
+        return {"uri": Path(path).as_uri()}
+    return {"uri": quote(path.replace(os.sep, "/")), "uriBaseId": SRCROOT}
+
+
+def _help(rule: RuleInfo) -> dict[str, str]:
+    text = [rule.documentation.strip()]
+    markdown = [rule.documentation.strip()]
+    for number, example in enumerate(rule.examples, start=1):
+        language = "markdown" if example.suffix in (".md", ".markdown") else "python"
+        verdict = "reported" if example.flagged else "not reported"
+        text.append(f"Example {number} ({verdict}):\n{example.before}")
+        markdown.append(f"Example {number} ({verdict}):\n\n```{language}\n{example.before}```")
+        if example.after is not None:
+            text.append(f"After `acp-migrate fix`:\n{example.after}")
+            markdown.append(f"After `acp-migrate fix`:\n\n```{language}\n{example.after}```")
+    return {"text": "\n\n".join(text), "markdown": "\n\n".join(markdown)}
+
+
+def _descriptor(rule: RuleInfo) -> dict[str, Any]:
+    return {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": rule.documentation.strip()},
+        "help": _help(rule),
+        "defaultConfiguration": {"level": "error"},
+        "properties": {"fixable": rule.fixable},
+    }
+
+
+def sarif_log(result: RunResult, rules: Sequence[RuleInfo], *, cwd: str | None = None) -> dict[str, Any]:
+    rules = list(rules)
+    index = {rule.code: i for i, rule in enumerate(rules)}
+    results = []
+    for f in result.findings:
+        entry: dict[str, Any] = {
+            "ruleId": f.code,
+            "level": "error",
+            "message": {"text": f.message},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": _artifact(f.path),
+                        "region": {
+                            "startLine": f.line,
+                            "startColumn": f.column,
+                            "endLine": f.end_line,
+                            "endColumn": f.end_column,
+                        },
+                    }
+                }
+            ],
+            "properties": {"fixable": f.fixable},
+        }
+        if f.code in index:
+            entry["ruleIndex"] = index[f.code]
+        results.append(entry)
+    notifications = [
+        {
+            "level": "error",
+            "message": {"text": f"could not be analysed: {error.reason}"},
+            "locations": [{"physicalLocation": {"artifactLocation": _artifact(error.path)}}],
+        }
+        for error in result.errors
+    ]
+    root = Path(cwd if cwd is not None else os.getcwd()).absolute().as_uri().rstrip("/") + "/"
+    return {
+        "$schema": SCHEMA_URI,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "acp-migrate",
+                        "version": __version__,
+                        "semanticVersion": __version__,
+                        "informationUri": TOOL_URI,
+                        "rules": [_descriptor(rule) for rule in rules],
+                    }
+                },
+                "invocations": [
+                    {"executionSuccessful": not notifications, "toolExecutionNotifications": notifications}
+                ],
+                "originalUriBaseIds": {SRCROOT: {"uri": root}},
+                "columnKind": "unicodeCodePoints",
+                "results": results,
+            }
+        ],
+    }
+
+
+def render_sarif(result: RunResult, rules: Sequence[RuleInfo], *, cwd: str | None = None) -> str:
+    return json.dumps(sarif_log(result, rules, cwd=cwd), indent=2) + "\n"

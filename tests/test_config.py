@@ -1,0 +1,249 @@
+"""`[tool.acp-migrate]`: discovery, validation, merging with flags; include/exclude globs and
+`.gitignore` in discovery."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from acp_migrate.config import ConfigError, Overrides, find_config_file, load_options
+from acp_migrate.engine.discover import DiscoveryOptions, discover
+
+GIT_ENV = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
+
+
+def write(path: Path, content: str = "x = 1\n") -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(content)
+    return path
+
+
+def names(paths: list[str], root: Path) -> list[str]:
+    return [Path(p).relative_to(root).as_posix() for p in paths]
+
+
+# --- finding the file ---------------------------------------------------------------------
+
+
+def test_the_nearest_pyproject_with_the_section_wins(tmp_path: Path) -> None:
+    write(tmp_path / "pyproject.toml", "[tool.acp-migrate]\nignore = ['ACP006']\n")
+    write(tmp_path / "pkg/pyproject.toml", "[project]\nname = 'pkg'\n")  # no section: skipped
+    write(tmp_path / "pkg/src/a.py")
+
+    assert find_config_file([tmp_path / "pkg/src/a.py"]) == tmp_path / "pyproject.toml"
+    assert load_options([tmp_path / "pkg/src"]).settings.ignore == ("ACP006",)
+
+
+def test_no_file_means_defaults(tmp_path: Path) -> None:
+    options = load_options([tmp_path])
+
+    assert options.config_file is None
+    assert options.settings.select == () and options.settings.target_protocol == 1
+    assert options.discovery.respect_gitignore is True
+
+
+def test_every_key_is_read(tmp_path: Path) -> None:
+    config = write(
+        tmp_path / "pyproject.toml",
+        "[tool.acp-migrate]\n"
+        "include = ['*.py']\n"
+        "exclude = ['legacy']\n"
+        "extend-exclude = ['gen/*.py']\n"
+        "select = ['ACP001', 'ACP004']\n"
+        "ignore = ['ACP004']\n"
+        "target-protocol = 2\n"
+        "runtime-import = 'myproj.vendor.acp_shim'\n"
+        "respect-gitignore = false\n"
+        "force-exclude = true\n"
+        "[tool.acp-migrate.setup-handlers]\n"
+        "new = ['new_session', 'create_session']\n",
+    )
+
+    options = load_options([tmp_path])
+
+    assert options.config_file == str(config)
+    assert options.settings.select == ("ACP001", "ACP004") and options.settings.ignore == ("ACP004",)
+    assert options.settings.target_protocol == 2
+    assert options.settings.runtime_import == "myproj.vendor.acp_shim"
+    assert options.settings.setup_handlers.new == ("new_session", "create_session")
+    assert options.settings.setup_handlers.load == ("load_session",)
+    assert options.discovery.include == ("*.py",)
+    assert options.discovery.exclude == ("legacy",)
+    assert options.discovery.extend_exclude == ("gen/*.py",)
+    assert options.discovery.root == str(tmp_path)
+    assert (options.discovery.respect_gitignore, options.discovery.force_exclude) == (False, True)
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("colour = true", "unknown key 'colour'"),
+        ("target_protocol = 2", "unknown key 'target_protocol' (did you mean 'target-protocol'?)"),
+        ("target-protocol = 3", "'target-protocol': Input should be 1 or 2"),
+        ("target-protocol = true", "'target-protocol'"),
+        ("select = 'ACP001'", "'select': Input should be a valid list"),
+        ("ignore = ['ACP999']", "'ignore': unknown rule code 'ACP999'"),
+        ("runtime-import = 'not a module'", "'runtime-import': 'not a module' is not a dotted module name"),
+        ("[tool.acp-migrate.setup-handlers]\nnews = ['x']", "unknown key 'setup-handlers.news'"),
+    ],
+)
+def test_a_bad_key_or_value_is_an_error_naming_the_key_and_the_file(tmp_path: Path, body: str, expected: str) -> None:
+    config = write(tmp_path / "pyproject.toml", f"[tool.acp-migrate]\n{body}\n")
+
+    with pytest.raises(ConfigError) as error:
+        load_options([tmp_path])
+
+    assert str(config) in str(error.value)
+    assert expected in str(error.value)
+
+
+def test_invalid_toml_is_an_error_naming_the_file(tmp_path: Path) -> None:
+    write(tmp_path / "pyproject.toml", "[tool.acp-migrate\nselect = [\n")
+
+    with pytest.raises(ConfigError, match="pyproject.toml: invalid TOML"):
+        load_options([tmp_path])
+
+
+def test_config_option_overrides_discovery_and_reads_plain_toml(tmp_path: Path) -> None:
+    write(tmp_path / "pyproject.toml", "[tool.acp-migrate]\nignore = ['ACP006']\n")
+    other = write(tmp_path / "ci/acp-migrate.toml", "select = ['ACP001']\n")
+
+    options = load_options([tmp_path], config=other)
+
+    assert options.config_file == str(other)
+    assert (options.settings.select, options.settings.ignore) == (("ACP001",), ())
+    with pytest.raises(ConfigError, match="no such configuration file"):
+        load_options([tmp_path], config=tmp_path / "missing.toml")
+
+
+def test_isolated_ignores_the_file(tmp_path: Path) -> None:
+    write(tmp_path / "pyproject.toml", "[tool.acp-migrate]\nignore = ['ACP006']\n")
+
+    assert load_options([tmp_path], isolated=True).settings.ignore == ()
+
+
+def test_flags_win_over_the_file(tmp_path: Path) -> None:
+    write(
+        tmp_path / "pyproject.toml",
+        "[tool.acp-migrate]\nselect = ['ACP001']\nignore = ['ACP004']\ntarget-protocol = 2\n"
+        "extend-exclude = ['a']\nrespect-gitignore = false\n",
+    )
+
+    ignore_more = load_options([tmp_path], overrides=Overrides(ignore=["ACP006"], target_protocol=1))
+    select = load_options(
+        [tmp_path], overrides=Overrides(select=["ACP004"], extend_exclude=["b"], respect_gitignore=True)
+    )
+
+    assert ignore_more.settings.select == ("ACP001",)
+    assert ignore_more.settings.ignore == ("ACP004", "ACP006")
+    assert ignore_more.settings.target_protocol == 1
+    assert select.settings.select == ("ACP004",) and select.settings.ignore == ()
+    assert select.settings.enabled("ACP004")
+    assert select.discovery.extend_exclude == ("a", "b")
+    assert select.discovery.respect_gitignore is True
+
+
+def test_unknown_codes_on_the_command_line_are_errors() -> None:
+    with pytest.raises(ConfigError, match="--select: unknown rule code 'ACP1'"):
+        load_options([], isolated=True, overrides=Overrides(select=["ACP1"]))
+
+
+# --- globs ----------------------------------------------------------------------------------
+
+
+def test_exclude_globs_by_name_and_anchored(tmp_path: Path) -> None:
+    for name in ["a.py", "gen/x_pb2.py", "gen/y.py", "docs/rfcs/old.md", "src/docs/rfcs/kept.md", "legacy/z.py"]:
+        write(tmp_path / name)
+    options = DiscoveryOptions(root=str(tmp_path), extend_exclude=("*_pb2.py", "docs/rfcs", "legacy/"))
+
+    assert names(discover([tmp_path], options).files, tmp_path) == ["a.py", "gen/y.py", "src/docs/rfcs/kept.md"]
+
+
+def test_double_star_crosses_folders_and_single_star_does_not(tmp_path: Path) -> None:
+    for name in ["src/a/old_x.py", "src/a/b/old_y.py", "src/old_z.py", "src/new.py"]:
+        write(tmp_path / name)
+
+    deep = DiscoveryOptions(root=str(tmp_path), extend_exclude=("src/**/old_*.py",))
+    shallow = DiscoveryOptions(root=str(tmp_path), extend_exclude=("src/*/old_*.py",))
+
+    assert names(discover([tmp_path], deep).files, tmp_path) == ["src/new.py"]
+    assert names(discover([tmp_path], shallow).files, tmp_path) == ["src/a/b/old_y.py", "src/new.py", "src/old_z.py"]
+
+
+def test_include_limits_what_a_walk_picks_up(tmp_path: Path) -> None:
+    for name in ["a.py", "b.pyi", "README.md", "tools/c.py", "notes.txt"]:
+        write(tmp_path / name)
+
+    options = DiscoveryOptions(root=str(tmp_path), include=("*.py", "*.txt"))
+    anchored = DiscoveryOptions(root=str(tmp_path), include=("tools/*.py",))
+
+    assert names(discover([tmp_path], options).files, tmp_path) == ["a.py", "notes.txt", "tools/c.py"]
+    assert names(discover([tmp_path], anchored).files, tmp_path) == ["tools/c.py"]
+
+
+def test_exclude_replaces_the_default_list(tmp_path: Path) -> None:
+    write(tmp_path / "node_modules/pkg/a.py")
+    write(tmp_path / "legacy/b.py")
+    write(tmp_path / ".venv/pyvenv.cfg", "home = /usr\n")
+    write(tmp_path / ".venv/lib/c.py")
+
+    options = DiscoveryOptions(root=str(tmp_path), exclude=("legacy",))
+
+    # Virtualenvs are always skipped; node_modules only while in the list.
+    assert names(discover([tmp_path], options).files, tmp_path) == ["node_modules/pkg/a.py"]
+
+
+def test_explicit_paths_are_analysed_unless_force_exclude(tmp_path: Path) -> None:
+    write(tmp_path / "legacy/a.py")
+    options = DiscoveryOptions(root=str(tmp_path), extend_exclude=("legacy",))
+    forced = options.model_copy(update={"force_exclude": True})
+
+    assert names(discover([tmp_path / "legacy/a.py"], options).files, tmp_path) == ["legacy/a.py"]
+    assert names(discover([tmp_path / "legacy"], options).files, tmp_path) == ["legacy/a.py"]
+    assert discover([tmp_path / "legacy/a.py"], forced).files == []
+    assert discover([tmp_path / "legacy"], forced).files == []
+
+
+# --- .gitignore -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    if shutil.which("git") is None:
+        pytest.fail("git is needed for these tests")
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True, env=GIT_ENV)
+    write(tmp_path / ".gitignore", "generated/\n*_gen.py\n")
+    for name in ["src/a.py", "src/b_gen.py", "generated/c.py", "sub/generated/d.py"]:
+        write(tmp_path / name)
+    return tmp_path
+
+
+def test_gitignored_files_are_skipped_in_a_work_tree(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+
+    assert names(discover([repo]).files, repo) == ["src/a.py"]
+    assert names(discover([repo], DiscoveryOptions(respect_gitignore=False)).files, repo) == [
+        "generated/c.py",
+        "src/a.py",
+        "src/b_gen.py",
+        "sub/generated/d.py",
+    ]
+
+
+def test_explicit_gitignored_files_count_unless_force_exclude(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+    target = repo / "src/b_gen.py"
+
+    assert names(discover([target]).files, repo) == ["src/b_gen.py"]
+    assert discover([target], DiscoveryOptions(force_exclude=True)).files == []
+
+
+def test_tracked_files_are_not_ignored(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+    subprocess.run(["git", "add", "-f", "src/b_gen.py"], cwd=repo, check=True, env=GIT_ENV)
+
+    assert names(discover([repo]).files, repo) == ["src/a.py", "src/b_gen.py"]

@@ -1,0 +1,77 @@
+"""The pre-commit hooks, installed by pre-commit itself from a git copy of this project
+(`pre-commit try-repo`) and run on a repository holding a legacy file: the check hook
+fails and writes nothing, the fix hook rewrites the file."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PROJECT = Path(__file__).resolve().parents[1]
+PRE_COMMIT = Path(sys.executable).parent / "pre-commit"
+LEGACY = "from acp.schema import AgentCapabilities\n\nCAPS = AgentCapabilities(load_session=True, slash_commands=[])\n"
+FIXED = LEGACY.replace(", slash_commands=[]", "")
+
+
+def git(*args: str, cwd: Path, env: dict[str, str]) -> None:
+    subprocess.run(["git", *args], cwd=cwd, check=True, env=env, capture_output=True)
+
+
+def test_the_hooks_via_pre_commit_try_repo(tmp_path: Path) -> None:
+    if not PRE_COMMIT.exists():
+        pytest.fail("pre-commit is not installed: pip install -e '.[test]'")
+    if shutil.which("git") is None:
+        pytest.fail("git is needed for this test")
+    env = {
+        **os.environ,
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_AUTHOR_NAME": "test",
+        "GIT_AUTHOR_EMAIL": "test@example.invalid",
+        "GIT_COMMITTER_NAME": "test",
+        "GIT_COMMITTER_EMAIL": "test@example.invalid",
+        "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"),
+    }
+    env.pop("NO_COLOR", None)
+    # try-repo needs the hooks file committed: commit a copy of the project, never the project.
+    hooks_repo = tmp_path / "acp-migrate"
+    hooks_repo.mkdir()
+    for name in ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml"):
+        shutil.copy2(PROJECT / name, hooks_repo / name)
+    shutil.copytree(PROJECT / "acp_migrate", hooks_repo / "acp_migrate", ignore=shutil.ignore_patterns("__pycache__"))
+    git("init", "-q", cwd=hooks_repo, env=env)
+    git("add", "-A", cwd=hooks_repo, env=env)
+    git("commit", "-q", "-m", "hooks", cwd=hooks_repo, env=env)
+
+    user = tmp_path / "user"
+    user.mkdir()
+    git("init", "-q", cwd=user, env=env)
+    (user / "agent.py").write_text(LEGACY)
+    (user / "notes.txt").write_text("slash_commands=[] in prose is no Python\n")
+    git("add", "-A", cwd=user, env=env)
+
+    # Both hooks, in the manifest's order: check (fails, writes nothing), then fix (rewrites).
+    result = subprocess.run(
+        [str(PRE_COMMIT), "try-repo", str(hooks_repo), "--all-files", "--color", "never"],
+        cwd=user,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+    output = result.stdout + result.stderr
+    assert result.returncode == 1, output
+    check = output[output.index("acp-migrate check.") : output.index("acp-migrate fix.")]
+    fix = output[output.index("acp-migrate fix.") :]
+    assert "Failed" in check and "exit code: 1" in check
+    assert "agent.py:3:45: ACP001" in check
+    assert "Failed" in fix and "files were modified by this hook" in fix
+    assert "Fixed agent.py" in fix
+    assert (user / "agent.py").read_text() == FIXED
+    assert "notes.txt" not in output  # not a Python, stub or Markdown file

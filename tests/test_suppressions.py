@@ -1,0 +1,211 @@
+"""Suppression comments and rule selection: what survives, and that dropped findings'
+edits are not applied (`analyze_source` with real rules)."""
+
+from __future__ import annotations
+
+import pytest
+
+from acp_migrate.engine.codemod import analyze_source
+from acp_migrate.engine.suppressions import UNUSED_SUPPRESSION, find_suppressions
+from acp_migrate.rules import ALL_RULES
+from acp_migrate.settings import RuleSettings
+
+TWO_CALLS = (
+    "from acp.schema import AgentCapabilities\n"
+    "\n"
+    "a = AgentCapabilities(load_session=True, slash_commands=[])\n"
+    "b = AgentCapabilities(load_session=True, slash_commands=[]){comment}\n"
+)
+
+FEEDING_LOCAL = (
+    "from acp.schema import InitializeResponse\n"
+    "\n"
+    "\n"
+    "def build(agent):\n"
+    "    cmds = agent.get_commands()\n"
+    "    return InitializeResponse.create(protocol_version=1, slash_commands=cmds){comment}\n"
+)
+
+
+def analyse(source: str, **kwargs):
+    return analyze_source(source.encode(), path="agent.py", **kwargs)
+
+
+def codes(findings) -> list[tuple[int, str]]:
+    return [(f.line, f.code) for f in findings]
+
+
+@pytest.mark.parametrize(
+    "comment", ["  # acp-migrate: ignore", "  # acp-migrate: ignore[ACP001]", "  # note  #acp-migrate:ignore[acp001]"]
+)
+def test_a_suppressed_line_is_neither_reported_nor_fixed(comment: str) -> None:
+    source = TWO_CALLS.format(comment=comment)
+
+    analysis = analyse(source)
+
+    assert codes(analysis.findings) == [(3, "ACP001")]
+    assert analysis.fixed_source is not None
+    fixed = analysis.fixed_source.decode()
+    assert "a = AgentCapabilities(load_session=True)\n" in fixed
+    assert f"b = AgentCapabilities(load_session=True, slash_commands=[]){comment}\n" in fixed
+
+
+def test_a_suppression_of_another_code_does_not_silence() -> None:
+    analysis = analyse(TWO_CALLS.format(comment="  # acp-migrate: ignore[ACP004]"))
+
+    assert codes(analysis.findings) == [(3, "ACP001"), (4, "ACP001")]
+    assert b"slash_commands" not in analysis.fixed_source
+
+
+def test_the_edits_of_a_suppressed_finding_go_with_it() -> None:
+    # The keyword, the local that fed it and any rewiring are the finding's edits.
+    source = FEEDING_LOCAL.format(comment="  # acp-migrate: ignore[ACP001]")
+
+    analysis = analyse(source)
+
+    assert analysis.findings == [] and analysis.remaining == []
+    assert analysis.fixed_source is None
+
+
+def test_without_the_suppression_the_same_code_is_fixed() -> None:
+    analysis = analyse(FEEDING_LOCAL.format(comment=""))
+
+    assert codes(analysis.findings) == [(6, "ACP001")]
+    assert "cmds = agent" not in analysis.fixed_source.decode()
+
+
+def test_suppressing_only_the_followup_still_fixes() -> None:
+    analysis = analyse(FEEDING_LOCAL.format(comment="  # acp-migrate: ignore[ACP005]"))
+
+    assert codes(analysis.findings) == [(6, "ACP001")]
+    assert "ACP005" not in {f.code for f in analysis.remaining}
+    assert "slash_commands" not in analysis.fixed_source.decode()
+
+
+SCHEMA = (
+    "from pydantic import BaseModel\n"
+    "\n"
+    "class AgentCapabilities(BaseModel):\n"
+    "    load_session: bool = False\n"
+    "\n"
+    "    @classmethod\n"
+    "    def create(cls, *, load_session=False, slash_commands=None):{comment}\n"
+    '        """Build capabilities.\n'
+    "\n"
+    "        Args:\n"
+    "            load_session: Whether sessions can be loaded.\n"
+    "            slash_commands: Commands to advertise.\n"
+    '        """\n'
+    "        return cls(load_session=load_session)\n"
+)
+
+
+def test_edits_made_after_a_hooks_reports_follow_them() -> None:
+    # ACP003 removes the parameter, then (after reporting) its docstring entry.
+    fixed = analyse(SCHEMA.format(comment="")).fixed_source.decode()
+    kept = analyse(SCHEMA.format(comment="  # acp-migrate: ignore"))
+
+    assert "slash_commands" not in fixed
+    assert kept.findings == []
+    assert kept.fixed_source is None  # the parameter and its docstring entry both stay
+
+
+def test_ignored_and_unselected_rules_neither_report_nor_fix() -> None:
+    source = TWO_CALLS.format(comment="")
+
+    ignored = analyse(source, settings=RuleSettings(ignore=("ACP001",)))
+    unselected = analyse(source, settings=RuleSettings(select=("ACP004",)))
+    selected = analyse(source, settings=RuleSettings(select=("ACP001",)))
+
+    for analysis in (ignored, unselected):
+        assert analysis.findings == [] and analysis.fixed_source is None
+    assert codes(selected.findings) == [(3, "ACP001"), (4, "ACP001")]
+
+
+def test_ignoring_the_followup_code_keeps_the_fix_and_drops_the_followup() -> None:
+    analysis = analyse(FEEDING_LOCAL.format(comment=""), settings=RuleSettings(ignore=("ACP005",)))
+
+    assert codes(analysis.findings) == [(6, "ACP001")]
+    assert all(f.code != "ACP005" for f in analysis.remaining)
+    assert analysis.fixed_source is not None
+
+
+def test_markdown_findings_are_suppressed_by_a_comment_on_their_line() -> None:
+    doc = '```jsonc\n{"agentCapabilities": {\n  "slashCommands": []  // acp-migrate: ignore\n}}\n```\n'
+    plain = doc.replace("  // acp-migrate: ignore", "")
+
+    assert [f.code for f in analyze_source(plain.encode(), path="README.md").findings] == ["ACP006"]
+    assert analyze_source(doc.encode(), path="README.md").findings == []
+    assert analyze_source(plain.encode(), path="README.md", settings=RuleSettings(ignore=("ACP006",))).findings == []
+
+
+# --- unused suppressions (ACP100) ------------------------------------------------------------
+
+
+def unused(source: str, **kwargs) -> list[tuple[int, str]]:
+    analysis = analyse(source, report_unused_suppressions=True, **kwargs)
+    return [(f.line, f.message) for f in analysis.findings if f.code == UNUSED_SUPPRESSION.code]
+
+
+def test_unused_suppressions_are_reported_only_when_asked() -> None:
+    source = "x = 1  # acp-migrate: ignore\n"
+
+    assert analyse(source).findings == []
+    assert unused(source) == [(1, "unused suppression: nothing to silence on this line")]
+
+
+def test_a_used_suppression_is_not_reported() -> None:
+    assert unused(TWO_CALLS.format(comment="  # acp-migrate: ignore[ACP001]")) == []
+    assert unused(TWO_CALLS.format(comment="  # acp-migrate: ignore")) == []
+
+
+def test_unused_and_unknown_codes_are_named() -> None:
+    [(line, message)] = unused(TWO_CALLS.format(comment="  # acp-migrate: ignore[ACP001,ACP004,XYZ9]"))
+
+    assert line == 4
+    assert "ACP004" in message and "XYZ9" in message and "ACP001" not in message
+
+
+def test_codes_of_disabled_rules_are_not_unused() -> None:
+    source = TWO_CALLS.format(comment="  # acp-migrate: ignore[ACP001]")
+
+    assert unused(source, settings=RuleSettings(ignore=("ACP001",))) == []
+
+
+def test_unused_suppression_position() -> None:
+    analysis = analyse("value = 1  # acp-migrate: ignore[ACP004]\n", report_unused_suppressions=True)
+
+    [finding] = analysis.findings
+    assert (finding.line, finding.column, finding.end_column) == (1, 12, 41)
+    assert analysis.remaining == [finding]
+
+
+@pytest.mark.parametrize("index", range(len(UNUSED_SUPPRESSION.examples)))
+def test_acp100_examples_do_what_its_docs_say(index: int) -> None:
+    before, after, flagged = UNUSED_SUPPRESSION.examples[index]
+
+    analysis = analyze_source(before.encode(), path="example.py", report_unused_suppressions=True)
+
+    assert (UNUSED_SUPPRESSION.code in {f.code for f in analysis.findings}) == flagged
+    if after is None:
+        assert analysis.fixed_source is None
+
+
+def test_acp100_is_not_a_rule_code_already() -> None:
+    assert UNUSED_SUPPRESSION.code not in {rule.code for rule in ALL_RULES}
+
+
+# --- parsing ------------------------------------------------------------------------------
+
+
+def test_directives_in_strings_do_not_count() -> None:
+    text = 's = "# acp-migrate: ignore"\nt = 1  # acp-migrate: ignore[ ACP001 , acp004 ]\n'
+
+    [suppression] = find_suppressions(text, python=True)
+
+    assert (suppression.line, suppression.codes) == (2, ("ACP001", "ACP004"))
+
+
+def test_todo_marks_are_not_suppressions() -> None:
+    assert find_suppressions("# acp-migrate: TODO: advertise per session\n", python=True) == []
+    assert find_suppressions("# acp-migrate: ignored\n", python=True) == []
