@@ -25,6 +25,7 @@ class RuleSettings(BaseModel):
     # Where migrated code imports the runtime shim from (projects may vendor it).
     runtime_import: str = "acp_migrate.runtime"
     # The protocol version migrated servers target (1: SDK 0.12.x; 2: newer drafts).
+    # No rule reads it yet: the generated code defers to the version negotiated at run time.
     target_protocol: Literal[1, 2] = 1
     setup_handlers: SetupHandlers = Field(default_factory=SetupHandlers)
     # Rule codes to run: all when `select` is empty; `ignore` wins.
