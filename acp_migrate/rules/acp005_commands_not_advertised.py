@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from acp_migrate.cst.names import mentions
 from acp_migrate.rules.base import Example, FileContext, Report, Rule, all_params
 from acp_migrate.rules.rewire import CannotRewire, rewire
 
@@ -53,23 +54,8 @@ def _forwards_schema_parameter(context: FileContext, value: cst.BaseExpression) 
         "slash_commands",
         "slashCommands",
     }
-    names = {n.value for n in _names(value)}
+    names = set(mentions(value))
     return bool(names) and names <= legacy_params | {"list", "tuple", "None"}
-
-
-def _names(node: cst.CSTNode) -> list[cst.Name]:
-    found: list[cst.Name] = []
-
-    class Collector(cst.CSTVisitor):
-        def visit_Name(self, name: cst.Name) -> None:
-            found.append(name)
-
-        def visit_Attribute(self, attribute: cst.Attribute) -> bool:
-            attribute.value.visit(self)
-            return False
-
-    node.visit(Collector())
-    return found
 
 
 TODO_MARK = "# acp-migrate: TODO"
@@ -89,8 +75,8 @@ def commands_removed(context: FileContext, anchor: cst.CSTNode, value: cst.BaseE
     except CannotRewire as why:
         reason = str(why)
     source = context.code(origin)
-    for name in _names(origin):
-        context.keep_import(name.value)
+    for name in mentions(origin):
+        context.keep_import(name)
     context.add_comment(
         context.statements[-1],
         f"{TODO_MARK}: advertise `{source}` per session; not moved automatically: {reason}",

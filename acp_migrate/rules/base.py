@@ -125,7 +125,7 @@ class FileContext:
         if function not in self._function_mentions:
             counter = MentionCounter()
             function.body.visit(counter)
-            for param in _all_params(function.params):
+            for param in all_params(function.params):
                 counter.counts[param.name.value] += 1
             self._function_mentions[function] = counter.counts
         return self._function_mentions[function]
@@ -283,7 +283,8 @@ def _statements(block: cst.BaseSuite) -> list[cst.SimpleStatementLine]:
     return collector.lines
 
 
-def _all_params(params: cst.Parameters) -> list[cst.Param]:
+def all_params(params: cst.Parameters) -> list[cst.Param]:
+    """Every parameter of a signature, positional, keyword-only, `*args` and `**kwargs`."""
     result = [*params.posonly_params, *params.params, *params.kwonly_params]
     if isinstance(params.star_arg, cst.Param):
         result.append(params.star_arg)
@@ -291,6 +292,3 @@ def _all_params(params: cst.Parameters) -> list[cst.Param]:
         result.append(params.star_kwarg)
     return result
 
-
-def all_params(params: cst.Parameters) -> list[cst.Param]:
-    return _all_params(params)
