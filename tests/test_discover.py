@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from support.privileges import permissions_enforced, world_readable_dir
+
 from acp_migrate.engine.discover import discover
 
 
@@ -196,16 +198,17 @@ def test_explicit_broken_symlink_is_an_error(tmp_path: Path) -> None:
     assert [e.reason for e in result.errors] == ["broken symbolic link"]
 
 
-@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="needs POSIX permissions enforced (not root)")
-def test_unreadable_directory_is_reported_not_silently_skipped(tmp_path: Path) -> None:
-    touch(tmp_path / "a.py")
-    locked = tmp_path / "locked"
-    touch(locked / "b.py")
-    locked.chmod(0)
-    try:
-        result = discover([tmp_path])
-    finally:
-        locked.chmod(0o755)
+def test_unreadable_directory_is_reported_not_silently_skipped() -> None:
+    with world_readable_dir() as tmp_path:
+        touch(tmp_path / "a.py")
+        locked = tmp_path / "locked"
+        touch(locked / "b.py")
+        locked.chmod(0)
+        try:
+            with permissions_enforced():
+                result = discover([tmp_path])
+        finally:
+            locked.chmod(0o755)
 
     assert names(result.files, tmp_path) == ["a.py"]
     assert [(Path(e.path).name, e.reason) for e in result.errors] == [("locked", "permission denied")]

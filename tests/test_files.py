@@ -10,12 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from support.privileges import permissions_enforced, world_readable_dir
+
 from acp_migrate.engine import files
 from acp_migrate.engine.files import FileAccessError, describe_os_error, read_source, write_atomic
 
-NOT_ROOT = pytest.mark.skipif(
-    os.name != "posix" or os.geteuid() == 0, reason="needs POSIX permissions enforced (not root)"
-)
 
 
 def test_read_returns_the_exact_bytes(tmp_path: Path) -> None:
@@ -56,14 +55,14 @@ def _reason_or_bytes(path: str) -> object:
         return exc.reason
 
 
-@NOT_ROOT
-def test_read_without_permission_is_an_error(tmp_path: Path) -> None:
-    secret = tmp_path / "secret.py"
-    secret.write_text("x = 1\n")
-    secret.chmod(0)
+def test_read_without_permission_is_an_error() -> None:
+    with world_readable_dir() as folder:
+        secret = folder / "secret.py"
+        secret.write_text("x = 1\n")
+        secret.chmod(0)
 
-    with pytest.raises(FileAccessError) as caught:
-        read_source(str(secret))
+        with permissions_enforced(), pytest.raises(FileAccessError) as caught:
+            read_source(str(secret))
     assert caught.value.reason == "permission denied"
 
 
@@ -111,21 +110,22 @@ def test_read_only_file_is_refused_and_untouched(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.py"]
 
 
-@NOT_ROOT
-def test_file_in_a_read_only_directory_is_refused_and_untouched(tmp_path: Path) -> None:
-    folder = tmp_path / "locked"
-    folder.mkdir()
-    target = folder / "a.py"
-    target.write_bytes(b"old\n")
-    folder.chmod(0o555)
-    try:
-        with pytest.raises(FileAccessError) as caught:
-            write_atomic(str(target), b"new\n")
-    finally:
-        folder.chmod(0o755)
+def test_file_in_a_read_only_directory_is_refused_and_untouched() -> None:
+    with world_readable_dir() as base:
+        folder = base / "locked"
+        folder.mkdir()
+        target = folder / "a.py"
+        target.write_bytes(b"old\n")
+        target.chmod(0o666)  # writable by anyone: only the folder forbids the rename
+        folder.chmod(0o555)
+        try:
+            with permissions_enforced(), pytest.raises(FileAccessError) as caught:
+                write_atomic(str(target), b"new\n")
+        finally:
+            folder.chmod(0o755)
 
-    assert caught.value.reason == "permission denied"
-    assert target.read_bytes() == b"old\n"
+        assert caught.value.reason == "permission denied"
+        assert target.read_bytes() == b"old\n"
 
 
 def test_a_failure_before_the_replace_leaves_the_original_and_no_temp_file(

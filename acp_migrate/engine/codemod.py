@@ -54,21 +54,140 @@ _OPENERS = frozenset(b"([{")
 # CPython refuses more nesting than this, and LibCST's native parser overflows its
 # stack (killing the process) a few thousand levels deep: never hand it such input.
 _MAX_NESTING = 200
+# Chains nest as deep as brackets, without any: `not not ... x`, `-----x`, `a + a + ...`,
+# `a.b.c...`, `f()()...`, `x if c else y if c else ...`, `lambda: lambda: ...`, elif
+# chains, `a and b and ...`, `"a" "b" ...`. LibCST's visitors give up near 325 levels
+# (RecursionError, reported), but its native parser crashes the process, or runs for
+# minutes, a few thousand levels deep. CPython's parser measures them first: it fails
+# cleanly (MemoryError, RecursionError) where LibCST's would crash.
+_MAX_DEPTH = 300
+# Tokens that may each add a level to an expression, for a bound when CPython cannot parse.
+_CHAIN_TOKEN = re.compile(rb"""[-+*/%@&|^~<>."'(\[]|\b(?:not|and|or|if|lambda|await)\b""")
+_ELIF = re.compile(rb"^[ \t\f]*elif\b", re.MULTILINE)
+# LibCST needs about 600 bytes of memory and 18 us of time per byte of source: a 10 MB
+# file takes 3 minutes and 6 GB. The largest hand-written modules of Django, SymPy,
+# pandas or SciPy are under 0.5 MB; bigger files with legacy tokens are refused.
+MAX_PARSE_BYTES = 2 * 1024 * 1024
 
 
 def check_nesting(source: bytes) -> None:
+    """Raise SourceError for a source too large, or nested too deeply, for LibCST to parse safely."""
+    import ast
+    import warnings
+
+    if len(source) > MAX_PARSE_BYTES:
+        raise SourceError(
+            f"too large to analyse: {len(source) / 2**20:.1f} MiB (the limit is {MAX_PARSE_BYTES // 2**20} MiB)"
+        )
+    try:
+        with warnings.catch_warnings():  # `"\d"` and the like: not ours to report
+            warnings.simplefilter("ignore")
+            tree = compile(source, "<source>", "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST)
+    except SyntaxError as error:
+        # LibCST reports syntax errors itself (and reads syntax newer than this Python),
+        # unless the source may be deep enough to crash it.
+        if _bracket_depth(source) > _MAX_NESTING or _chain_bound(source) > _MAX_DEPTH:
+            raise SourceError(f"syntax error at line {error.lineno}: {error.msg}") from None
+        return
+    except (RecursionError, MemoryError):
+        raise SourceError("too deeply nested to parse") from None
+    except ValueError as error:
+        raise SourceError(f"cannot parse: {error}") from None
+    depth = _nesting_depth(tree, source)
+    if depth > _MAX_DEPTH:
+        raise SourceError(f"too deeply nested to analyse (more than {_MAX_DEPTH} levels)")
+
+
+def _bracket_depth(source: bytes) -> int:
     depth = deepest = 0
     for match in _BRACKET.finditer(source):
         depth += 1 if match.group()[0] in _OPENERS else -1
         deepest = max(deepest, depth)
-    if deepest <= _MAX_NESTING:
-        return
-    try:  # brackets inside strings may have inflated the count: ask CPython
-        compile(source, "<source>", "exec", dont_inherit=True, flags=0x400)  # ast.PyCF_ONLY_AST
-    except SyntaxError as error:
-        raise SourceError(f"syntax error at line {error.lineno}: {error.msg}") from None
-    except (ValueError, RecursionError, MemoryError) as error:
-        raise SourceError(f"cannot parse: {error}") from None
+    return deepest
+
+
+def _chain_bound(source: bytes) -> int:
+    """A rough upper bound of how deep the source may nest: the most chain tokens in
+    one logical line (brackets and backslashes join lines), or the number of `elif`s."""
+    worst = len(_ELIF.findall(source))
+    run = balance = 0
+    for line in source.split(b"\n"):
+        run += len(_CHAIN_TOKEN.findall(line))
+        balance += sum(line.count(c) for c in (b"(", b"[", b"{")) - sum(line.count(c) for c in (b")", b"]", b"}"))
+        balance = max(balance, 0)
+        worst = max(worst, run)
+        if balance == 0 and not line.rstrip().endswith(b"\\"):
+            run = 0
+    return worst
+
+
+def _nesting_depth(tree, source: bytes) -> int:
+    """How deep LibCST's tree of `source` goes, stopping past _MAX_DEPTH: as deep as
+    CPython's, but LibCST nests what CPython keeps flat: `a and b and c` (one level per
+    operator) and implicitly concatenated strings (one level per string)."""
+    import ast
+
+    pieces = _StringPieces(source)
+    deepest = 0
+    stack = [(tree, 0, False)]
+    while stack:
+        node, depth, in_fstring = stack.pop()
+        depth += 1
+        if isinstance(node, ast.BoolOp):
+            depth += len(node.values) - 2
+        elif isinstance(node, (ast.Constant, ast.JoinedStr)) and not in_fstring:
+            if isinstance(node, ast.JoinedStr) or isinstance(node.value, (str, bytes)):
+                depth += pieces.count(node, _MAX_DEPTH - depth) - 1
+        if depth > deepest:
+            deepest = depth
+            if deepest > _MAX_DEPTH:
+                return deepest
+        inside = in_fstring or isinstance(node, ast.JoinedStr)
+        stack.extend((child, depth, inside) for child in ast.iter_child_nodes(node))
+    return deepest
+
+
+class _StringPieces:
+    """How many literals an implicit concatenation (`"a" "b"`) is made of, counted only
+    for the few long ones that could matter."""
+
+    def __init__(self, source: bytes) -> None:
+        self._source = source
+        self._utf8: bytes | None = None
+        self._line_starts: list[int] = []
+
+    def count(self, node, budget: int) -> int:
+        if node.end_lineno == node.lineno and node.end_col_offset - node.col_offset < 2 * max(budget, 1):
+            return 1  # too short to hold more pieces than the budget
+        segment = self._segment(node)
+        if segment.count(b'"') + segment.count(b"'") < 2 * max(budget, 1):
+            return 1  # ditto
+        import io
+        import tokenize
+
+        # Python 3.12+ tokenizes an f-string in parts, from an FSTRING_START.
+        starts = {tokenize.STRING, getattr(tokenize, "FSTRING_START", tokenize.STRING)}
+        try:
+            tokens = tokenize.tokenize(io.BytesIO(b"(" + segment + b")").readline)
+            return max(1, sum(token.type in starts for token in tokens))
+        except (tokenize.TokenError, SyntaxError):
+            return segment.count(b'"') + segment.count(b"'")  # an upper bound
+
+    def _segment(self, node) -> bytes:
+        if self._utf8 is None:
+            encoding = source_encoding(self._source)
+            self._utf8 = self._source.decode(encoding).encode("utf-8")  # ast offsets are UTF-8
+            offset = 0
+            for line in self._utf8.splitlines(keepends=True):  # \n, \r\n and \r, as CPython
+                self._line_starts.append(offset)
+                offset += len(line)
+            self._line_starts.append(offset)
+        try:
+            start = self._line_starts[node.lineno - 1] + node.col_offset
+            end = self._line_starts[node.end_lineno - 1] + node.end_col_offset
+        except IndexError:
+            return self._utf8
+        return self._utf8[start:end]
 
 
 def analyze_source(

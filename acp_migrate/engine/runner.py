@@ -233,6 +233,7 @@ class _ParsePool:
         self._waiting: list[FileJob] = []
         self._executor = None
         self._futures: dict = {}  # Future -> FileJob
+        self._crashed: list[FileJob] = []  # not analysed: a worker died
 
     def add(self, job: FileJob) -> None:
         self._waiting.append(job)
@@ -240,8 +241,13 @@ class _ParsePool:
             return
         if self._executor is None:
             self._executor = _start_executor(self._workers)
+        from concurrent.futures.process import BrokenProcessPool
+
         for waiting in self._waiting:
-            self._futures[self._executor.submit(process_file, waiting)] = waiting
+            try:
+                self._futures[self._executor.submit(process_file, waiting)] = waiting
+            except BrokenProcessPool:
+                self._crashed.append(waiting)
         self._waiting.clear()
 
     def outcomes(self) -> Iterator[FileOutcome]:
@@ -251,7 +257,7 @@ class _ParsePool:
         from concurrent.futures import as_completed
         from concurrent.futures.process import BrokenProcessPool
 
-        crashed: list[FileJob] = []
+        crashed = self._crashed
         for future in as_completed(self._futures):
             job = self._futures[future]
             try:

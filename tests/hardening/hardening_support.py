@@ -1,0 +1,59 @@
+"""Shared helpers of the hardening tests: the installed CLI, legacy sources, tree snapshots."""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+CLI = Path(sys.executable).parent / "acp-migrate"
+
+# Small legacy shapes, each fixable on its own (no agent class, so no rewiring).
+LEGACY_SNIPPETS = (
+    "from acp.schema import AgentCapabilities\n\n\n"
+    "def capabilities(commands):\n"
+    "    return AgentCapabilities(load_session=True, slash_commands=commands)\n",
+    "def initialize_result(commands):\n"
+    '    return {"protocolVersion": 1, "agentCapabilities": {"loadSession": True, "slashCommands": commands}}\n',
+    "from acp.schema import InitializeResponse\n\n\n"
+    "def initialize(protocol_version, commands):\n"
+    "    return InitializeResponse.create(\n"
+    "        protocol_version=protocol_version,\n"
+    '        name="fuzz-agent",\n'
+    "        slash_commands=commands,\n"
+    "    )\n",
+)
+
+
+def run_cli(*args: str | os.PathLike[str], cwd: Path, timeout: float = 120, **kwargs) -> subprocess.CompletedProcess:
+    """The installed `acp-migrate` console script, as a user runs it."""
+    assert CLI.exists(), f"the project is not installed in this environment: no {CLI}"
+    return subprocess.run(
+        [str(CLI), *map(str, args)], cwd=cwd, capture_output=True, text=True, timeout=timeout, **kwargs
+    )
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    """Every regular file under root (symlinks not followed), by relative path."""
+    found = {}
+    for folder, _, files in os.walk(root):
+        for name in files:
+            path = Path(folder, name)
+            if not path.is_symlink():
+                found[str(path.relative_to(root))] = path.read_bytes()
+    return found
+
+
+def parses(source: bytes) -> bool:
+    try:
+        compile(source, "<fuzz>", "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
+
+
+def golden_inputs() -> list[Path]:
+    return sorted(p for p in (REPO / "golden").glob("*/input/**/*") if p.is_file() and p.suffix == ".py")

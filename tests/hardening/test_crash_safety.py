@@ -1,0 +1,139 @@
+"""Crash safety and concurrency of `fix`, with real processes and real signals.
+
+- A `fix` killed with SIGKILL at any point leaves every file with either its old or its
+  new content (never truncated, never mixed), its pool workers die with it, and at
+  most some `.<name>.*.acp-migrate.tmp` files stay behind (no PATH walk picks them up).
+- Two `fix` runs at once on one tree end with every file fully migrated.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from hardening_support import CLI, LEGACY_SNIPPETS, parses, run_cli, snapshot
+
+from acp_migrate.engine.codemod import analyze_source
+
+FILES = 60
+ROUNDS = 10
+TEMP_FILE = re.compile(r"(^|/)\.[^/]+\.acp-migrate\.tmp$")
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX signals and sessions")
+
+
+def make_tree(root: Path) -> dict[str, tuple[bytes, bytes]]:
+    """FILES legacy modules of some size, plus clean ones: {path: (old, new)}."""
+    rng = random.Random(6)
+    expected = {}
+    for index in range(FILES):
+        folder = root / f"pkg{index % 5}"
+        folder.mkdir(parents=True, exist_ok=True)
+        helpers = "".join(
+            f"\n\ndef helper_{index}_{n}(value):\n    return [value * {n} for _ in range({n})]\n"
+            for n in range(rng.randint(2, 12))
+        )
+        old = (rng.choice(LEGACY_SNIPPETS) + helpers).encode()
+        analysis = analyze_source(old, path="x.py")
+        assert analysis.fixed_source is not None
+        (folder / f"agent_{index}.py").write_bytes(old)
+        expected[f"pkg{index % 5}/agent_{index}.py"] = (old, analysis.fixed_source)
+        clean = f"VALUE_{index} = {index}\n".encode()
+        (folder / f"clean_{index}.py").write_bytes(clean)
+        expected[f"pkg{index % 5}/clean_{index}.py"] = (clean, clean)
+    return expected
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, tuple[bytes, bytes]], float]:
+    root = tmp_path_factory.mktemp("template") / "tree"
+    expected = make_tree(root)
+    # One complete run: its duration spreads the kill times; its result is the "new" content.
+    trial = root.parent / "trial"
+    shutil.copytree(root, trial)
+    started = time.monotonic()
+    result = run_cli("fix", ".", cwd=trial)
+    duration = time.monotonic() - started
+    assert result.returncode == 1 and result.stderr == "", result
+    assert snapshot(trial) == {path: new for path, (_, new) in expected.items()}
+    return root, expected, duration
+
+
+def _wait_for_session_to_end(session: int, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(session, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def test_sigkill_at_random_points_leaves_old_or_new_content(tmp_path: Path, template) -> None:
+    root, expected, duration = template
+    rng = random.Random(2024)
+    partial_rounds = 0
+    for round_index in range(ROUNDS):
+        tree = tmp_path / f"round{round_index}"
+        shutil.copytree(root, tree)
+        process = subprocess.Popen(
+            [str(CLI), "fix", "."], cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        # Spread over the run, start-up and LibCST's import included.
+        time.sleep(duration * (round_index + rng.random()) / ROUNDS)
+        if round_index % 2:
+            os.kill(process.pid, signal.SIGKILL)  # the parent only: its workers must follow
+        else:
+            os.killpg(process.pid, signal.SIGKILL)  # the whole group, as a CI timeout does
+        process.wait()
+        if not _wait_for_session_to_end(process.pid, timeout=10):
+            os.killpg(process.pid, signal.SIGKILL)
+            pytest.fail(f"round {round_index}: worker processes outlived the killed fix")
+
+        files = snapshot(tree)
+        leftovers = [path for path in files if path not in expected]
+        assert all(TEMP_FILE.search(path) for path in leftovers), leftovers
+        new = 0
+        for path, (old_content, new_content) in expected.items():
+            content = files[path]
+            assert content in (old_content, new_content), f"round {round_index}: {path} is neither old nor new"
+            new += content != old_content
+        partial_rounds += 0 < new < FILES
+
+        if round_index == ROUNDS - 1:  # a killed run is simply run again
+            result = run_cli("fix", ".", cwd=tree)
+            assert result.returncode == 1 and result.stderr == ""
+            files = snapshot(tree)
+            assert all(files[path] == new_content for path, (_, new_content) in expected.items())
+        shutil.rmtree(tree)
+    # The kills must have hit the rewriting itself, not only its start or its end.
+    assert partial_rounds >= 2, f"only {partial_rounds} of {ROUNDS} kills landed while files were rewritten"
+
+
+def test_two_fix_runs_at_once_end_fully_migrated(tmp_path: Path, template) -> None:
+    root, expected, _ = template
+    tree = tmp_path / "tree"
+    shutil.copytree(root, tree)
+    runs = [
+        subprocess.Popen([str(CLI), "fix", "."], cwd=tree, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    outputs = [run.communicate(timeout=120) for run in runs]
+    for run, (_, errors) in zip(runs, outputs, strict=True):
+        assert run.returncode == 1 and errors == "", errors
+    files = snapshot(tree)
+    assert set(files) == set(expected)  # no temp file left behind
+    for path, (_, new_content) in expected.items():
+        assert files[path] == new_content and parses(files[path])
+    after = run_cli("check", "--output-format", "json", ".", cwd=tree)
+    assert after.stderr == "" and not [f for f in json.loads(after.stdout) if f["fixable"]]

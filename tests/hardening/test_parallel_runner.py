@@ -1,0 +1,146 @@
+"""The runner's process pool: same results as one process, crash isolation, and a
+start-up that stays light for a clean file (no LibCST, no pool)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hardening_support import LEGACY_SNIPPETS
+
+from acp_migrate.engine import runner
+from acp_migrate.engine.runner import Mode, run
+
+
+def make_project(root: Path) -> None:
+    root.mkdir(parents=True, exist_ok=True)
+    for index in range(12):
+        (root / f"legacy_{index:02}.py").write_text(LEGACY_SNIPPETS[index % len(LEGACY_SNIPPETS)])
+        (root / f"clean_{index:02}.py").write_text(f"VALUE = {index}\n")
+    (root / "broken.py").write_bytes(b"def broken(:\n    slash_commands\n")
+    (root / "undecodable.py").write_bytes(b"x = '\xff'  # slash_commands\n")
+    (root / "binary.py").write_bytes(b"\0\1\2")
+    (root / "locked.py").write_text(LEGACY_SNIPPETS[0])
+    (root / "locked.py").chmod(0o444)
+
+
+@pytest.mark.parametrize("mode", list(Mode))
+def test_the_pool_gives_the_same_result_as_one_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: Mode
+) -> None:
+    results = {}
+    pools = []
+    start_executor = runner._start_executor
+    monkeypatch.setattr(runner, "_start_executor", lambda workers: pools.append(workers) or start_executor(workers))
+    for cores in (1, 2):
+        project = tmp_path / f"cores{cores}"
+        make_project(project)
+        monkeypatch.chdir(project)
+        monkeypatch.setattr(runner, "_available_cores", lambda cores=cores: cores)
+        results[cores] = run(mode, ["."]).model_dump()
+        files = {path.name: path.read_bytes() for path in project.iterdir()}
+        results[cores, "files"] = files
+    assert pools == [2]  # one pool, in the run with two cores
+    assert results[1] == results[2]
+    assert results[1, "files"] == results[2, "files"]
+    assert len(results[1]["files"]) == 28
+
+
+def test_process_all_uses_the_pool_only_for_enough_candidates(monkeypatch: pytest.MonkeyPatch) -> None:
+    started = []
+    monkeypatch.setattr(runner, "_start_executor", lambda workers: started.append(workers) or pytest.fail("pool"))
+    jobs = [runner.FileJob(path=f"/nonexistent/{i}.py", display_path=f"{i}.py", mode=Mode.CHECK) for i in range(50)]
+    outcomes = list(runner.process_all(jobs, workers=2))
+    assert len(outcomes) == 50 and all(o.error == "no such file or directory" for o in outcomes)
+    assert started == []
+
+
+def _crashing_analysis(real):
+    def analyze(source: bytes, *, path: str, **kwargs):
+        if os.path.basename(path).startswith("crash"):
+            os._exit(70)  # what a native crash in LibCST's parser does to a worker
+        return real(source, path=path, **kwargs)
+
+    return analyze
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the fork start method carries the patched analysis")
+def test_a_crashing_worker_costs_only_its_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    make_project(tmp_path / "project")
+    for index in range(2):
+        (tmp_path / "project" / f"crash_{index}.py").write_text(LEGACY_SNIPPETS[1])
+    monkeypatch.chdir(tmp_path / "project")
+    monkeypatch.setattr(runner, "_available_cores", lambda: 2)
+    monkeypatch.setattr(runner, "analyze_source", _crashing_analysis(runner.analyze_source))
+
+    result = run(Mode.CHECK, ["."])
+
+    errors = {error.path: error.reason for error in result.errors}
+    assert errors["crash_0.py"] == errors["crash_1.py"] == "internal error: the analysis crashed its process"
+    assert {path for path in errors if not path.startswith("crash")} == {"broken.py", "undecodable.py", "binary.py"}
+    assert len({f.path for f in result.findings}) == 13  # the 12 legacy files and locked.py
+
+
+def _modules_after_check(path: Path, cwd: Path) -> set[str]:
+    script = (
+        "import sys\n"
+        "from acp_migrate.cli import main\n"
+        f"sys.argv = ['acp-migrate', 'check', {str(path)!r}]\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print('MODULES', *sorted(sys.modules), file=sys.stderr)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], cwd=cwd, capture_output=True, text=True, timeout=60)
+    (line,) = [line for line in result.stderr.splitlines() if line.startswith("MODULES ")]
+    return set(line.split()[1:])
+
+
+def test_a_clean_file_imports_neither_libcst_nor_the_pool(tmp_path: Path) -> None:
+    (tmp_path / "clean.py").write_text("import os\n\nSEP = os.sep\n")
+    modules = _modules_after_check(tmp_path / "clean.py", tmp_path)
+    assert "acp_migrate.engine.runner" in modules
+    assert not {m for m in modules if m == "libcst" or m.startswith("libcst.")}
+    assert "concurrent.futures.process" not in modules and "multiprocessing" not in modules
+
+
+def test_a_few_legacy_files_are_fixed_without_a_pool(tmp_path: Path) -> None:
+    for index in range(runner.PARALLEL_MIN_FILES - 1):
+        (tmp_path / f"legacy_{index}.py").write_text(LEGACY_SNIPPETS[0])
+    modules = _modules_after_check(tmp_path, tmp_path)
+    assert "libcst" in modules and "concurrent.futures.process" not in modules
+
+
+def test_workers_die_with_a_killed_parent(tmp_path: Path) -> None:
+    """Pool workers block on their queue forever when the parent dies; PR_SET_PDEATHSIG ends them."""
+    if sys.platform != "linux" or shutil.which("sleep") is None:
+        pytest.skip("Linux only")
+    script = (
+        "import os, sys, time\n"
+        "from acp_migrate.engine import runner\n"
+        "executor = runner._start_executor(2)\n"
+        "pids = [executor.submit(os.getpid).result() for _ in range(8)]\n"
+        "print(' '.join(map(str, sorted(set(pids)))), flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    workers = [int(pid) for pid in process.stdout.readline().split()]
+    assert workers
+    process.kill()
+    process.wait()
+    for pid in workers:
+        for _ in range(250):
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                break
+            if Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1].startswith("Z"):
+                break  # dead, waiting for init to reap it
+            time.sleep(0.02)
+        else:
+            os.kill(pid, 9)
+            pytest.fail(f"worker {pid} outlived its parent")
