@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 
 import libcst as cst
 
@@ -79,6 +80,18 @@ class _ImportPlanner(cst.CSTVisitor):
         ):
             self.removed.difference_update(body.body)
             self.removed.add(original_node)
+
+
+def may_orphan_imports(edits: Edits, imported: Iterable[str]) -> bool:
+    """Whether the edits took out a mention of an imported name (only then can an
+    import have lost its last mention: skip the whole cleanup otherwise)."""
+    taken: Counter[str] = Counter()
+    for node in edits.removed:
+        taken.update(mentions(node))
+    for original, replacement in edits.replaced.items():
+        taken.update(mentions(original))
+        taken.subtract(mentions(replacement))
+    return any(taken[name] > 0 for name in imported)
 
 
 def remove_orphaned_imports(module: cst.Module, before: Counter[str], keep: set[str] = frozenset()) -> cst.Module:

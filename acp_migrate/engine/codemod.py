@@ -261,10 +261,10 @@ def _analyze_candidate(
     source: bytes, *, path: str, fix: bool, encoding: str, settings: RuleSettings, report_filter: ReportFilter
 ) -> SourceAnalysis:
     import libcst as cst
-    from libcst.metadata import MetadataWrapper, PositionProvider
 
     from acp_migrate.cst.names import mentions
-    from acp_migrate.engine.cleanup import remove_orphaned_imports
+    from acp_migrate.cst.positions import positions_of
+    from acp_migrate.engine.cleanup import may_orphan_imports, remove_orphaned_imports
     from acp_migrate.engine.traversal import EditApplier, RuleDispatcher
     from acp_migrate.rules import PYTHON_RULES
     from acp_migrate.rules.base import Edits, FileContext
@@ -287,7 +287,9 @@ def _analyze_candidate(
     if not context.reports:
         return SourceAnalysis(encoding=module.encoding)
 
-    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    positions = positions_of(module, [r.node for r in context.reports] + [
+        f.node for r in context.reports for f in r.followups
+    ])
 
     def finding(report) -> Finding:
         where = positions[report.node]
@@ -313,8 +315,9 @@ def _analyze_candidate(
     edits = Edits.merge([r.edits for r in reports] + [context.unreported_edits()])
     fixed_source = None
     if fix and edits:
-        fixed = module.visit(EditApplier(edits))
-        fixed = remove_orphaned_imports(fixed, mentions(module), keep=edits.keep_imported)
+        fixed = module.visit(EditApplier(edits, context.parents))
+        if may_orphan_imports(edits, context.imports.bindings):
+            fixed = remove_orphaned_imports(fixed, mentions(module), keep=edits.keep_imported)
         new_bytes = fixed.bytes
         fixed_source = new_bytes if new_bytes != source else None
     return SourceAnalysis(

@@ -28,7 +28,13 @@ class RuleDispatcher(cst.CSTVisitor):
                     self._leave.setdefault(attribute[6:], []).append(getattr(rule, attribute))
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        if isinstance(node, (cst.Import, cst.ImportFrom)):
+        lineage = self.context.lineage
+        if lineage:
+            self.context.parents[node] = lineage[-1]
+        lineage.append(node)
+        if isinstance(node, cst.Call):
+            self.context.call_seen(node)
+        elif isinstance(node, (cst.Import, cst.ImportFrom)):
             self.context.imports.add(node)
         elif isinstance(node, (cst.ClassDef, cst.FunctionDef)):
             self.context.scopes.append(node)
@@ -41,18 +47,33 @@ class RuleDispatcher(cst.CSTVisitor):
     def on_leave(self, original_node: cst.CSTNode) -> None:
         for hook in self._leave.get(type(original_node).__name__, ()):
             hook(original_node)
+        if isinstance(original_node, cst.ClassDef):
+            self.context.class_ended(original_node)
         if isinstance(original_node, (cst.ClassDef, cst.FunctionDef)):
             self.context.scopes.pop()
         if isinstance(original_node, cst.BaseStatement):
             self.context.statements.pop()
+        self.context.lineage.pop()
 
 
 class EditApplier(cst.CSTTransformer):
     """Applies `Edits` (keyed by nodes of the original tree) in one transform, fixing
     the layout of the lists and bodies they touch."""
 
-    def __init__(self, edits: Edits) -> None:
+    def __init__(self, edits: Edits, parents: dict[cst.CSTNode, cst.CSTNode] | None = None) -> None:
         self.edits = edits
+        # With the parent of every node, only the paths down to edited nodes are
+        # rebuilt; the rest of the tree is shared as it is.
+        self.dirty: set[cst.CSTNode] | None = None
+        if parents is not None:
+            self.dirty = set()
+            for node in (*edits.removed, *edits.replaced, *edits.inserted_after, *edits.comments):
+                while node is not None and node not in self.dirty:
+                    self.dirty.add(node)
+                    node = parents.get(node)
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return self.dirty is None or node in self.dirty
 
     def _removed_indices(self, nodes: Sequence[cst.CSTNode]) -> set[int]:
         return {i for i, node in enumerate(nodes) if node in self.edits.removed}

@@ -8,6 +8,7 @@ engine runs every rule in one traversal; rules never edit the tree themselves, t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import ClassVar
 
 import libcst as cst
@@ -71,6 +72,10 @@ class FileContext:
         self.settings = settings
         # Agent classes already rewired to advertise per session -> the list's code.
         self.rewired: dict[cst.ClassDef, str] = {}
+        # Calls seen so far inside each class (innermost), and work to do once a
+        # class has been visited whole.
+        self.calls_in_class: dict[cst.ClassDef, list[cst.Call]] = {}
+        self._at_class_end: dict[cst.ClassDef, list[Callable[[], None]]] = {}
         self.imports = ImportTable()
         self.defined_classes = frozenset(
             statement.name.value for statement in module.body if isinstance(statement, cst.ClassDef)
@@ -79,6 +84,9 @@ class FileContext:
         self.scopes: list[cst.ClassDef | cst.FunctionDef] = []
         # The innermost statement being visited (where a TODO comment would go).
         self.statements: list[cst.BaseStatement] = []
+        # Every node being visited, outermost first, and each visited node's parent.
+        self.lineage: list[cst.CSTNode] = []
+        self.parents: dict[cst.CSTNode, cst.CSTNode] = {}
         self.reports: list[Report] = []
         # Edits registered since the last report; `report` hands them to it, so a
         # report that is silenced or disabled takes its edits with it.
@@ -138,6 +146,24 @@ class FileContext:
 
     def unreported_edits(self) -> Edits:
         return self._pending
+
+    def edits_of_next_report(self) -> Edits:
+        """The edits the next report will own: edits added to it later stay with it."""
+        return self._pending
+
+    def at_class_end(self, node: cst.ClassDef, action: Callable[[], None]) -> None:
+        self._at_class_end.setdefault(node, []).append(action)
+
+    def class_ended(self, node: cst.ClassDef) -> None:
+        for action in self._at_class_end.pop(node, ()):
+            action()
+        self.calls_in_class.pop(node, None)
+
+    def call_seen(self, node: cst.Call) -> None:
+        for scope in reversed(self.scopes):
+            if isinstance(scope, cst.ClassDef):
+                self.calls_in_class.setdefault(scope, []).append(node)
+                return
 
     def remove(self, node: cst.CSTNode) -> None:
         self._pending.removed.add(node)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import libcst as cst
 
 from acp_migrate.cst.names import MentionCounter, last_part
-from acp_migrate.rules.base import FileContext, all_params
+from acp_migrate.rules.base import Edits, FileContext, all_params
 
 ADVERTISER = "command_advertiser"
 ADVERTISER_CLASS = "CommandAdvertiser"
@@ -86,7 +86,9 @@ def rewire(context: FileContext, origin: cst.BaseExpression) -> None:
             context.replace(node, replacement)
         for statement, new in edits.appended:
             context.insert_after(statement, new)
-    _publish_existing_updates(context, agent)
+    # The class's later methods are not visited yet: convert its updates once it is.
+    owner = context.edits_of_next_report()
+    context.at_class_end(agent, lambda: _publish_existing_updates(context, agent, owner))
     context.imports.bindings.setdefault(ADVERTISER_CLASS, f"{context.settings.runtime_import}.{ADVERTISER_CLASS}")
 
 
@@ -331,27 +333,18 @@ def commands_update(context: FileContext, call: cst.Call) -> tuple[cst.BaseExpre
     return (session, commands) if commands is not None else None
 
 
-def _publish_existing_updates(context: FileContext, agent: cst.ClassDef) -> None:
-    calls: list[cst.Call] = []
-
-    class Calls(cst.CSTVisitor):
-        def visit_Call(self, node: cst.Call) -> None:
-            calls.append(node)
-
-    agent.body.visit(Calls())
-    for call in calls:
+def _publish_existing_updates(context: FileContext, agent: cst.ClassDef, owner: Edits) -> None:
+    """Turn the class's commands updates into publishes, as part of the fix `owner` holds."""
+    for call in context.calls_in_class.get(agent, ()):
         found = commands_update(context, call)
         if found is None:
             continue
         session, commands = found
-        context.replace(
-            call,
-            _call(
-                "publish",
-                [_arg(session), _arg(commands)],
-                indent=context.module.default_indent,
-                module=context.module,
-            ),
+        owner.replaced[call] = _call(
+            "publish",
+            [_arg(session), _arg(commands)],
+            indent=context.module.default_indent,
+            module=context.module,
         )
 
 
