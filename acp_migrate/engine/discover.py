@@ -102,7 +102,8 @@ def discover(paths: Sequence[str | os.PathLike[str]] = (), options: DiscoveryOpt
                 continue
             real_root = os.path.realpath(path)
             for file_path in _walk(path, selector, errors):
-                real_path = os.path.join(real_root, os.path.relpath(file_path, path))
+                inside = under(file_path, path)
+                real_path = os.path.join(real_root, inside if inside is not None else os.path.relpath(file_path, path))
                 add(real_path, file_path)
         elif os.path.lexists(path) and not os.path.exists(path):
             errors.append(PathError(path=path, reason="broken symbolic link"))
@@ -177,6 +178,9 @@ class FileSelector:
 
     def _relative(self, path: str) -> str | None:
         """`path` relative to the root, with `/`; None outside the root."""
+        inside = under(path, self.root)
+        if inside is not None:  # the common case, without relpath's cost
+            return inside.replace(os.sep, "/")
         try:
             relative = os.path.relpath(path, self.root)
         except ValueError:  # another drive
@@ -324,6 +328,15 @@ class GitIgnore:
         if completed.returncode != 0:
             return None
         return os.fsdecode(completed.stdout).rstrip("\n") if args[0] == "rev-parse" else os.fsdecode(completed.stdout)
+
+
+def under(path: str, base: str) -> str | None:
+    """`path` relative to `base` when it is spelled as `base` followed by more parts
+    (as the walk builds them), else None: then ask `os.path.relpath`."""
+    prefix = base if base.endswith(os.sep) else base + os.sep
+    if path.startswith(prefix) and os.pardir not in path[len(prefix) :].split(os.sep):
+        return path[len(prefix) :]
+    return None
 
 
 def _walk(root: str, selector: FileSelector, errors: list[PathError]) -> Iterator[str]:

@@ -16,7 +16,7 @@ from enum import StrEnum
 from pydantic import BaseModel
 
 from acp_migrate.engine.codemod import analyze_source
-from acp_migrate.engine.discover import DiscoveryOptions, discover
+from acp_migrate.engine.discover import DiscoveryOptions, discover, under
 from acp_migrate.engine.files import FileAccessError, describe_os_error, read_source, write_atomic
 from acp_migrate.engine.prefilter import may_contain_legacy
 from acp_migrate.findings import Finding, SourceError
@@ -97,8 +97,11 @@ class RunResult(BaseModel):
 
 def display_path(path: str, cwd: str | None = None) -> str:
     """`path` relative to the current directory; absolute when that is impossible (other drive)."""
+    base = cwd if cwd is not None else os.getcwd()
+    if os.path.isabs(path) and (inside := under(path, base)) is not None:
+        return inside
     try:
-        return os.path.relpath(path, cwd if cwd is not None else os.getcwd())
+        return os.path.relpath(path, base)
     except ValueError:
         return os.path.abspath(path)
 
