@@ -207,8 +207,14 @@ def analyze_source(
     encoding = check_decodable(source)
     suffix = os.path.splitext(path)[1].lower()
     document = suffix not in PYTHON_SUFFIXES and suffix in _document_suffixes()
-    report_filter = ReportFilter.for_source(source, encoding, settings, python=not document)
-    if not may_contain_legacy(source):
+    candidate = may_contain_legacy(source)
+    # Suppression comments matter only where something may be reported: on a clean
+    # file, only when unused ones are asked for (the hot path skips the scan).
+    if candidate or report_unused_suppressions:
+        report_filter = ReportFilter.for_source(source, encoding, settings, python=not document)
+    else:
+        report_filter = ReportFilter(settings)
+    if not candidate:
         analysis = SourceAnalysis(encoding=encoding)
     elif document:
         from acp_migrate.rules import ALL_RULES
@@ -305,13 +311,11 @@ def _analyze_candidate(
         )
 
     # Disabled and suppressed reports go before any edit is applied, and their edits with them.
-    reports = [r for r in context.reports if report_filter.keep(finding(r))]
-    findings = sorted((finding(r) for r in reports), key=Finding.sort_key)
-    remaining = sorted(
-        [finding(r) for r in reports if not r.fixable]
-        + [finding(f) for r in reports if r.fixable for f in r.followups if report_filter.keep(finding(f))],
-        key=Finding.sort_key,
-    )
+    kept = [(r, found) for r in context.reports if report_filter.keep(found := finding(r))]
+    reports = [r for r, _ in kept]
+    findings = sorted((found for _, found in kept), key=Finding.sort_key)
+    followups = [found for r in reports if r.fixable for f in r.followups if report_filter.keep(found := finding(f))]
+    remaining = sorted([found for r, found in kept if not r.fixable] + followups, key=Finding.sort_key)
     edits = Edits.merge([r.edits for r in reports] + [context.unreported_edits()])
     fixed_source = None
     if fix and edits:
