@@ -316,7 +316,7 @@ def _analyze_candidate(
     findings = sorted((found for _, found in kept), key=Finding.sort_key)
     followups = [found for r in reports if r.fixable for f in r.followups if report_filter.keep(found := finding(f))]
     remaining = sorted([found for r, found in kept if not r.fixable] + followups, key=Finding.sort_key)
-    edits = Edits.merge([r.edits for r in reports] + [context.unreported_edits()])
+    edits = Edits.merge([r.edits for r in reports] + [context.pending_edits()])
     fixed_source = None
     if fix and edits:
         fixed = module.visit(EditApplier(edits, context.parents))

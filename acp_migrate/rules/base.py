@@ -144,11 +144,9 @@ class FileContext:
         report.edits, self._pending = self._pending, Edits()
         self.reports.append(report)
 
-    def unreported_edits(self) -> Edits:
-        return self._pending
-
-    def edits_of_next_report(self) -> Edits:
-        """The edits the next report will own: edits added to it later stay with it."""
+    def pending_edits(self) -> Edits:
+        """The edits the next report will own (edits added to this object later stay
+        with it); after the traversal, the edits no report claimed."""
         return self._pending
 
     def at_class_end(self, node: cst.ClassDef, action: Callable[[], None]) -> None:

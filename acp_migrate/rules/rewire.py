@@ -87,7 +87,7 @@ def rewire(context: FileContext, origin: cst.BaseExpression) -> None:
         for statement, new in edits.appended:
             context.insert_after(statement, new)
     # The class's later methods are not visited yet: convert its updates once it is.
-    owner = context.edits_of_next_report()
+    owner = context.pending_edits()
     context.at_class_end(agent, lambda: _publish_existing_updates(context, agent, owner))
     context.imports.bindings.setdefault(ADVERTISER_CLASS, f"{context.settings.runtime_import}.{ADVERTISER_CLASS}")
 
