@@ -31,9 +31,8 @@ import os
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
-
-from pydantic import BaseModel
 
 from acp_migrate.config import ConfigError, Options, Overrides, load_options
 from acp_migrate.engine.codemod import analyze_source
@@ -70,7 +69,8 @@ StrPath = str | os.PathLike[str]
 # -- results ---------------------------------------------------------------------------
 
 
-class RunReport(BaseModel):
+@dataclass(slots=True)
+class RunReport:
     """One run over paths. `result` holds the per-file outcomes the output formats read."""
 
     mode: Mode
@@ -112,13 +112,14 @@ class RunReport(BaseModel):
         return self.result.exit_code()
 
 
-class SourceReport(BaseModel):
+@dataclass(slots=True)
+class SourceReport:
     """One source analysed in memory. `output`: the fixed code (fix and diff), else the input."""
 
     mode: Mode
     path: str
-    findings: list[Finding] = []
-    remaining: list[Finding] = []
+    findings: list[Finding] = field(default_factory=list)
+    remaining: list[Finding] = field(default_factory=list)
     changed: bool = False
     output: str | bytes = b""
     patch: str | bytes = b""
@@ -136,14 +137,16 @@ class SourceReport(BaseModel):
         return 1 if self.remaining else 0
 
 
-class RuleExample(BaseModel):
+@dataclass(frozen=True, slots=True)
+class RuleExample:
     before: str
     after: str | None = None
     flagged: bool = True
     suffix: str = ".py"
 
 
-class RuleInfo(BaseModel):
+@dataclass(frozen=True, slots=True)
+class RuleInfo:
     """A rule's documentation, from its own module: what `acp-migrate rules CODE` shows."""
 
     code: str
@@ -151,7 +154,7 @@ class RuleInfo(BaseModel):
     summary: str
     fixable: bool
     documentation: str
-    examples: list[RuleExample] = []
+    examples: list[RuleExample] = field(default_factory=list)
 
 
 # -- paths -----------------------------------------------------------------------------
@@ -164,7 +167,7 @@ def _options(
         if overrides or config is not None or isolated:
             raise TypeError("give either `options` or `config`/`isolated`/overrides, not both")
         return options
-    return load_options(paths, config=config, isolated=isolated, overrides=Overrides(**overrides))
+    return load_options(paths, config=config, isolated=isolated, overrides=Overrides.from_keywords(overrides))
 
 
 def _run_paths(

@@ -163,8 +163,8 @@ class Common:
             )
         except ConfigError as error:
             _fail(str(error))
-        except ValueError as error:  # pydantic: a bad command-line value
-            _fail("; ".join(_describe_flag(e) for e in getattr(error, "errors", lambda: [])()) or str(error))
+        except ValueError as error:  # a bad command-line value, named by its flag
+            _fail(str(error))
 
     def painter(self, stream) -> Painter:
         return Painter(colour_enabled(stream, no_color=self.no_color))
@@ -182,11 +182,6 @@ def _split(values: list[str] | None) -> list[str] | None:
     if values is None:
         return None
     return [part.strip() for value in values for part in value.split(",") if part.strip()]
-
-
-def _describe_flag(error: dict) -> str:
-    flag = "--" + "-".join(str(part) for part in error["loc"][:1]).replace("_", "-")
-    return f"{flag}: {error['msg'].removeprefix('Value error, ')}"
 
 
 def _usage_error(message: str) -> None:
@@ -381,7 +376,7 @@ def rules(
     output_format: Annotated[RulesFormat, typer.Option("--output-format", help="Output format.")] = RulesFormat.TEXT,
 ) -> None:
     """List every rule (code, name, fixable, summary), or document one with its before/after examples."""
-    from acp_migrate.report.rules import render_rule_doc, render_rule_table, render_rule_table_json
+    from acp_migrate.report.rules import render_rule_doc, render_rule_json, render_rule_table, render_rule_table_json
 
     infos = api.list_rules()
     if code is None:
@@ -394,7 +389,7 @@ def rules(
     except KeyError:
         _fail(f"unknown rule code {code!r} (known: {', '.join(i.code for i in infos)})")
     if output_format is RulesFormat.JSON:
-        typer.echo(info.model_dump_json(indent=2))
+        typer.echo(render_rule_json(info), nl=False)
     else:
         typer.echo(render_rule_doc(info), nl=False)
 

@@ -38,11 +38,10 @@ import difflib
 import os
 import re
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Annotated, Any, Literal
-
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, ValidationError
+from typing import Any
 
 from acp_migrate.engine.discover import DEFAULT_EXCLUDE, DEFAULT_INCLUDE, DiscoveryOptions
 from acp_migrate.settings import RuleSettings, SetupHandlers
@@ -52,16 +51,39 @@ PYPROJECT = "pyproject.toml"
 
 _DOTTED_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 _CODE = re.compile(r"^[A-Z]+[0-9]+$")
+_RULE_MODULE = re.compile(r"^(acp[0-9]+)_\w+\.py$")
 
 
 class ConfigError(Exception):
     """A configuration that cannot be used; the message names the file and the key."""
 
 
-def _dotted_name(value: str) -> str:
-    if not _DOTTED_NAME.match(value):
-        raise ValueError(f"{value!r} is not a dotted module name")
+# -- values ---------------------------------------------------------------------------------
+# Validated by hand rather than with pydantic: this runs on every start, and a one-file
+# pre-commit run must not pay pydantic's import and schema building (~0.1 s).
+# A check takes the raw TOML (or flag) value and returns the normalised one, or raises
+# ValueError with a message that does not name the key (the caller does).
+
+
+def _string(value: object) -> str:
+    if not isinstance(value, str):
+        raise ValueError("Input should be a valid string")
     return value
+
+
+def _list_of(item: Callable[[str], str]) -> Callable[[object], tuple[str, ...]]:
+    def check(value: object) -> tuple[str, ...]:
+        if not isinstance(value, (list, tuple)):
+            raise ValueError("Input should be a valid list")
+        return tuple(item(_string(element)) for element in value)
+
+    return check
+
+
+def _dotted_name(value: object) -> str:
+    if not _DOTTED_NAME.match(_string(value)):
+        raise ValueError(f"{value!r} is not a dotted module name")
+    return value  # type: ignore[return-value]
 
 
 def _code(value: str) -> str:
@@ -76,74 +98,124 @@ def _glob(value: str) -> str:
     return value
 
 
-def _not_bool(value: object) -> object:
-    if isinstance(value, bool):  # TOML `true` is no protocol version
+def _protocol(value: object) -> int:
+    # TOML `true` is no protocol version, though Python calls it 1.
+    if isinstance(value, bool) or value not in (1, 2):
         raise ValueError("Input should be 1 or 2")
+    return value  # type: ignore[return-value]
+
+
+def _boolean(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError("Input should be a valid boolean")
     return value
 
 
-DottedName = Annotated[str, AfterValidator(_dotted_name)]
-Protocol = Annotated[Literal[1, 2], BeforeValidator(_not_bool)]
-RuleCode = Annotated[str, AfterValidator(_code)]
-Glob = Annotated[str, AfterValidator(_glob)]
-MethodName = Annotated[str, AfterValidator(_dotted_name)]
+_globs = _list_of(_glob)
+_codes = _list_of(_code)
+_method_names = _list_of(_dotted_name)
+
+# Key (as written in TOML, hyphenated) -> check. Flags share them (`--extend-exclude`).
+VALUE_CHECKS: dict[str, Callable[[object], Any]] = {
+    "include": _globs,
+    "exclude": _globs,
+    "extend-exclude": _globs,
+    "select": _codes,
+    "ignore": _codes,
+    "target-protocol": _protocol,
+    "runtime-import": _dotted_name,
+    "respect-gitignore": _boolean,
+    "force-exclude": _boolean,
+    "report-unused-suppressions": _boolean,  # a flag only
+}
+SETUP_HANDLERS_KEY = "setup-handlers"
 
 
 def _hyphenate(name: str) -> str:
     return name.replace("_", "-")
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, alias_generator=_hyphenate)
+def _underscore(key: str) -> str:
+    return key.replace("-", "_")
 
 
-class SetupHandlersConfig(_Strict):
-    new: list[MethodName] | None = None
-    load: list[MethodName] | None = None
-    resume: list[MethodName] | None = None
-    fork: list[MethodName] | None = None
+@dataclass(frozen=True, slots=True)
+class SetupHandlersConfig:
+    new: tuple[str, ...] | None = None
+    load: tuple[str, ...] | None = None
+    resume: tuple[str, ...] | None = None
+    fork: tuple[str, ...] | None = None
 
 
-class FileConfig(_Strict):
-    """The keys of `[tool.acp-migrate]`; None: not set."""
+@dataclass(frozen=True, slots=True)
+class FileConfig:
+    """The keys of `[tool.acp-migrate]`, validated; None: not set."""
 
-    include: list[Glob] | None = None
-    exclude: list[Glob] | None = None
-    extend_exclude: list[Glob] | None = None
-    select: list[RuleCode] | None = None
-    ignore: list[RuleCode] | None = None
-    target_protocol: Protocol | None = None
-    runtime_import: DottedName | None = None
+    include: tuple[str, ...] | None = None
+    exclude: tuple[str, ...] | None = None
+    extend_exclude: tuple[str, ...] | None = None
+    select: tuple[str, ...] | None = None
+    ignore: tuple[str, ...] | None = None
+    target_protocol: int | None = None
+    runtime_import: str | None = None
     setup_handlers: SetupHandlersConfig | None = None
     respect_gitignore: bool | None = None
     force_exclude: bool | None = None
 
 
-class Overrides(BaseModel):
-    """Command-line (or API) values; None: not given, the file or the default decides."""
+FILE_KEYS = (*(_hyphenate(f.name) for f in fields(FileConfig)),)
+SETUP_HANDLER_KEYS = (*(f.name for f in fields(SetupHandlersConfig)),)
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
-    include: list[Glob] | None = None
-    exclude: list[Glob] | None = None
-    extend_exclude: list[Glob] | None = None
-    select: list[RuleCode] | None = None
-    ignore: list[RuleCode] | None = None
-    target_protocol: Protocol | None = None
-    runtime_import: DottedName | None = None
+@dataclass(frozen=True, slots=True)
+class Overrides:
+    """Command-line (or API) values; None: not given, the file or the default decides.
+
+    Validated on construction (ValueError naming the flag); lists become tuples."""
+
+    include: Sequence[str] | None = None
+    exclude: Sequence[str] | None = None
+    extend_exclude: Sequence[str] | None = None
+    select: Sequence[str] | None = None
+    ignore: Sequence[str] | None = None
+    target_protocol: int | None = None
+    runtime_import: str | None = None
     respect_gitignore: bool | None = None
     force_exclude: bool | None = None
     report_unused_suppressions: bool | None = None
 
+    def __post_init__(self) -> None:
+        problems = []
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            if value is None:
+                continue
+            try:
+                object.__setattr__(self, name, VALUE_CHECKS[_hyphenate(name)](value))
+            except ValueError as error:
+                problems.append(f"--{_hyphenate(name)}: {error} (got {value!r})")
+        if problems:
+            raise ValueError("\n".join(problems))
 
-class Options(BaseModel):
+    @classmethod
+    def from_keywords(cls, keywords: dict[str, Any]) -> Overrides:
+        """For keyword APIs: an unknown name is a ValueError with a suggestion."""
+        known = [f.name for f in fields(cls)]
+        for name in keywords:
+            if name not in known:
+                close = difflib.get_close_matches(name, known, n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                raise ValueError(f"unknown option {name!r}{hint}")
+        return cls(**keywords)
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
     """Everything a run needs once the file and the flags are merged."""
 
-    model_config = ConfigDict(frozen=True)
-
     config_file: str | None = None
-    discovery: DiscoveryOptions = DiscoveryOptions()
-    settings: RuleSettings = RuleSettings()
+    discovery: DiscoveryOptions = field(default_factory=DiscoveryOptions)
+    settings: RuleSettings = field(default_factory=RuleSettings)
     report_unused_suppressions: bool = False
 
 
@@ -207,50 +279,65 @@ def read_config_file(path: str | os.PathLike[str]) -> FileConfig:
         section, prefix = data, ""
     if not isinstance(section, dict):
         raise ConfigError(f"{path}: {prefix or 'the file'} must be a table")
-    try:
-        config = FileConfig.model_validate(section)
-    except ValidationError as error:
-        raise ConfigError(_describe(path, prefix, error)) from None
+    config = validate_section(section, where=f"{path}: {prefix + ' ' if prefix else ''}")
     _check_codes(path, prefix, {"select": config.select, "ignore": config.ignore})
     return config
 
 
-def _describe(path: Path, prefix: str, error: ValidationError) -> str:
-    lines = []
-    for problem in error.errors():
-        # Drop the union / literal branch names pydantic adds to the location.
-        key = ".".join(str(part) for part in problem["loc"] if not _is_branch(part))
-        where = f"{prefix} " if prefix else ""
-        if problem["type"] == "extra_forbidden":
-            lines.append(f"{path}: {where}unknown key '{key}'{_suggest(problem['loc'])}")
+def validate_section(section: dict[str, Any], *, where: str = "") -> FileConfig:
+    """The keys of one configuration table; every problem is reported at once."""
+    problems: list[str] = []
+    values: dict[str, Any] = {}
+    for key, value in section.items():
+        if key == SETUP_HANDLERS_KEY:
+            values["setup_handlers"] = _setup_handlers(value, where, problems)
+        elif key in FILE_KEYS:
+            try:
+                values[_underscore(key)] = VALUE_CHECKS[key](value)
+            except ValueError as error:
+                problems.append(f"{where}'{key}': {error} (got {value!r})")
         else:
-            message = problem["msg"].removeprefix("Value error, ")
-            lines.append(f"{path}: {where}'{key}': {message} (got {problem['input']!r})")
-    return "\n".join(dict.fromkeys(lines))
+            problems.append(f"{where}unknown key '{key}'{_suggest(key, FILE_KEYS)}")
+    if problems:
+        raise ConfigError("\n".join(problems))
+    return FileConfig(**values)
 
 
-def _suggest(loc: tuple[object, ...]) -> str:
-    model: type[BaseModel] = SetupHandlersConfig if len(loc) > 1 and loc[0] == "setup-handlers" else FileConfig
-    keys = [_hyphenate(name) for name in model.model_fields]
-    close = difflib.get_close_matches(_hyphenate(str(loc[-1])), keys, n=1)
+def _setup_handlers(table: object, where: str, problems: list[str]) -> SetupHandlersConfig | None:
+    if not isinstance(table, dict):
+        problems.append(f"{where}'{SETUP_HANDLERS_KEY}': Input should be a valid dictionary (got {table!r})")
+        return None
+    values: dict[str, tuple[str, ...]] = {}
+    for key, value in table.items():
+        name = f"{SETUP_HANDLERS_KEY}.{key}"
+        if key not in SETUP_HANDLER_KEYS:
+            problems.append(f"{where}unknown key '{name}'{_suggest(key, SETUP_HANDLER_KEYS)}")
+            continue
+        try:
+            values[key] = _method_names(value)
+        except ValueError as error:
+            problems.append(f"{where}'{name}': {error} (got {value!r})")
+    return SetupHandlersConfig(**values)
+
+
+def _suggest(key: str, known: Sequence[str]) -> str:
+    close = difflib.get_close_matches(_hyphenate(key), known, n=1)
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
-def _is_branch(part: object) -> bool:
-    return isinstance(part, str) and (
-        part.startswith(("list[", "literal[", "function-")) or part in {"str", "int", "bool"}
-    )
-
-
 def known_codes() -> frozenset[str]:
-    """Every code a user can select, ignore or suppress (imports the rules, hence libcst)."""
+    """Every code a user can select, ignore or suppress.
+
+    Read from the rule modules' file names (`acpNNN_<name>.py`) rather than by importing
+    them, which would import LibCST; tests/test_rules.py checks the names match the codes."""
     from acp_migrate.engine.suppressions import UNUSED_SUPPRESSION
-    from acp_migrate.rules import ALL_RULES
 
-    return frozenset(rule.code for rule in ALL_RULES) | {UNUSED_SUPPRESSION.code}
+    rules_folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rules")
+    codes = {match.group(1).upper() for name in os.listdir(rules_folder) if (match := _RULE_MODULE.match(name))}
+    return frozenset(codes) | {UNUSED_SUPPRESSION.code}
 
 
-def _check_codes(path: Path | None, prefix: str, lists: dict[str, list[str] | None]) -> None:
+def _check_codes(path: Path | None, prefix: str, lists: dict[str, Sequence[str] | None]) -> None:
     if not any(lists.values()):
         return
     known = known_codes()
@@ -301,8 +388,8 @@ def merge(file: FileConfig, overrides: Overrides, *, config_file: str | None = N
 
     handlers = SetupHandlers()
     if file.setup_handlers is not None:
-        given = {k: tuple(v) for k, v in file.setup_handlers.model_dump().items() if v is not None}
-        handlers = handlers.model_copy(update=given)
+        given = {k: getattr(file.setup_handlers, k) for k in SETUP_HANDLER_KEYS}
+        handlers = replace(handlers, **{k: v for k, v in given.items() if v is not None})
 
     settings = RuleSettings(
         runtime_import=pick("runtime_import", RuleSettings().runtime_import),

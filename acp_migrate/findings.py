@@ -1,21 +1,21 @@
 """What the codemod reports: findings, per-source results, and analysis errors.
 
-Shared by the engine, the rules and the output formats; imports nothing heavy.
+Shared by the engine, the rules and the output formats; imports nothing heavy (plain
+dataclasses: a clean run builds thousands of these and must not pay for pydantic).
 """
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from dataclasses import dataclass, field
 
 
-class Finding(BaseModel):
+@dataclass(frozen=True, slots=True)
+class Finding:
     """One place in one file that a rule reports.
 
     Positions are 1-based lines and 1-based columns, as editors show them.
     `fixable` means `fix` rewrites it; otherwise a person has to act.
     """
-
-    model_config = ConfigDict(frozen=True)
 
     path: str
     line: int
@@ -30,7 +30,8 @@ class Finding(BaseModel):
         return (self.path, self.line, self.column, self.code, self.message)
 
 
-class SourceAnalysis(BaseModel):
+@dataclass(slots=True)
+class SourceAnalysis:
     """The result of running every rule over one source file.
 
     - `findings`: what `check` reports for this source, in order.
@@ -40,9 +41,9 @@ class SourceAnalysis(BaseModel):
     - `encoding`: the source's text encoding, for showing diffs.
     """
 
-    findings: list[Finding] = []
+    findings: list[Finding] = field(default_factory=list)
     fixed_source: bytes | None = None
-    remaining: list[Finding] = []
+    remaining: list[Finding] = field(default_factory=list)
     encoding: str = "utf-8"
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -89,6 +90,11 @@ def test_every_key_is_read(tmp_path: Path) -> None:
         ("ignore = ['ACP999']", "'ignore': unknown rule code 'ACP999'"),
         ("runtime-import = 'not a module'", "'runtime-import': 'not a module' is not a dotted module name"),
         ("[tool.acp-migrate.setup-handlers]\nnews = ['x']", "unknown key 'setup-handlers.news'"),
+        ("[tool.acp-migrate.setup-handlers]\nnew = 'x'", "'setup-handlers.new': Input should be a valid list"),
+        ("setup-handlers = 1", "'setup-handlers': Input should be a valid dictionary"),
+        ("exclude = ['  ']", "'exclude': a glob cannot be empty"),
+        ("include = [1]", "'include': Input should be a valid string"),
+        ("respect-gitignore = 'yes'", "'respect-gitignore': Input should be a valid boolean"),
     ],
 )
 def test_a_bad_key_or_value_is_an_error_naming_the_key_and_the_file(tmp_path: Path, body: str, expected: str) -> None:
@@ -99,6 +105,28 @@ def test_a_bad_key_or_value_is_an_error_naming_the_key_and_the_file(tmp_path: Pa
 
     assert str(config) in str(error.value)
     assert expected in str(error.value)
+
+
+def test_every_problem_of_a_file_is_reported_at_once(tmp_path: Path) -> None:
+    write(tmp_path / "pyproject.toml", "[tool.acp-migrate]\nselct = ['ACP001']\ntarget-protocol = 0\n")
+
+    with pytest.raises(ConfigError) as error:
+        load_options([tmp_path])
+
+    lines = str(error.value).splitlines()
+    assert len(lines) == 2
+    assert "unknown key 'selct' (did you mean 'select'?)" in lines[0]
+    assert "'target-protocol': Input should be 1 or 2 (got 0)" in lines[1]
+
+
+def test_overrides_are_validated_and_normalised_naming_the_flag() -> None:
+    assert Overrides(select=["acp001"], exclude=["gen"]) == Overrides(select=("ACP001",), exclude=("gen",))
+    with pytest.raises(ValueError, match="--target-protocol: Input should be 1 or 2"):
+        Overrides(target_protocol=True)
+    with pytest.raises(ValueError, match="--runtime-import: 'a b' is not a dotted module name"):
+        Overrides(runtime_import="a b")
+    with pytest.raises(ValueError, match="unknown option 'selct' \\(did you mean 'select'\\?\\)"):
+        Overrides.from_keywords({"selct": ["ACP001"]})
 
 
 def test_invalid_toml_is_an_error_naming_the_file(tmp_path: Path) -> None:
@@ -200,7 +228,7 @@ def test_exclude_replaces_the_default_list(tmp_path: Path) -> None:
 def test_explicit_paths_are_analysed_unless_force_exclude(tmp_path: Path) -> None:
     write(tmp_path / "legacy/a.py")
     options = DiscoveryOptions(root=str(tmp_path), extend_exclude=("legacy",))
-    forced = options.model_copy(update={"force_exclude": True})
+    forced = replace(options, force_exclude=True)
 
     assert names(discover([tmp_path / "legacy/a.py"], options).files, tmp_path) == ["legacy/a.py"]
     assert names(discover([tmp_path / "legacy"], options).files, tmp_path) == ["legacy/a.py"]

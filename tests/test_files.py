@@ -24,6 +24,16 @@ def test_read_returns_the_exact_bytes(tmp_path: Path) -> None:
     assert read_source(str(tmp_path / "a.py")) == raw
 
 
+def test_read_does_not_trust_the_size_the_file_system_reports(tmp_path: Path) -> None:
+    # /proc files say size 0 and have content; reading stops at end of file, not at st_size.
+    proc = Path("/proc/self/status")
+    if proc.exists():
+        assert read_source(str(proc)).startswith(b"Name:")
+    big = tmp_path / "big.py"
+    big.write_bytes(b"x = 1\n" * 50_000)
+    assert read_source(str(big)) == big.read_bytes()
+
+
 def test_read_a_directory_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(FileAccessError) as caught:
         read_source(str(tmp_path))

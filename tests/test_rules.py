@@ -22,6 +22,15 @@ def test_codes_are_unique_and_documented():
         assert rule.summary and rule.examples
 
 
+def test_module_names_give_the_codes_the_configuration_accepts():
+    # config.known_codes reads codes from the file names so that it need not import LibCST.
+    from acp_migrate.config import known_codes
+
+    for rule in ALL_RULES:
+        assert rule.__module__.rsplit(".", 1)[-1].startswith(rule.code.lower() + "_")
+    assert known_codes() == {rule.code for rule in ALL_RULES} | {"ACP100"}
+
+
 def test_discovery_walks_every_rule_suffix():
     from acp_migrate.engine.discover import SOURCE_SUFFIXES
 

@@ -72,6 +72,14 @@ MAX_PARSE_BYTES = 2 * 1024 * 1024
 
 def check_nesting(source: bytes) -> None:
     """Raise SourceError for a source too large, or nested too deeply, for LibCST to parse safely."""
+    tree = parse_for_screening(source)
+    if tree is not None:
+        check_depth(tree, source)
+
+
+def parse_for_screening(source: bytes):
+    """CPython's (fast) tree of `source`, or None when CPython finds a syntax error that
+    LibCST may report itself. Raises SourceError for input LibCST must not be given."""
     import ast
     import warnings
 
@@ -82,19 +90,21 @@ def check_nesting(source: bytes) -> None:
     try:
         with warnings.catch_warnings():  # `"\d"` and the like: not ours to report
             warnings.simplefilter("ignore")
-            tree = compile(source, "<source>", "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST)
+            return compile(source, "<source>", "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST)
     except SyntaxError as error:
         # LibCST reports syntax errors itself (and reads syntax newer than this Python),
         # unless the source may be deep enough to crash it.
         if _bracket_depth(source) > _MAX_NESTING or _chain_bound(source) > _MAX_DEPTH:
             raise SourceError(f"syntax error at line {error.lineno}: {error.msg}") from None
-        return
+        return None
     except (RecursionError, MemoryError):
         raise SourceError("too deeply nested to parse") from None
     except ValueError as error:
         raise SourceError(f"cannot parse: {error}") from None
-    depth = _nesting_depth(tree, source)
-    if depth > _MAX_DEPTH:
+
+
+def check_depth(tree, source: bytes) -> None:
+    if _nesting_depth(tree, source) > _MAX_DEPTH:
         raise SourceError(f"too deeply nested to analyse (more than {_MAX_DEPTH} levels)")
 
 
@@ -271,13 +281,23 @@ def _analyze_candidate(
     from acp_migrate.cst.names import mentions
     from acp_migrate.cst.positions import positions_of
     from acp_migrate.engine.cleanup import may_orphan_imports, remove_orphaned_imports
+    from acp_migrate.engine.hollow import hollow_out
     from acp_migrate.engine.traversal import EditApplier, RuleDispatcher
     from acp_migrate.rules import PYTHON_RULES
     from acp_migrate.rules.base import Edits, FileContext
 
-    check_nesting(source)
+    tree = parse_for_screening(source)
+    parsed = source
+    if tree is not None and not fix:
+        # check reports without editing: LibCST may skip what cannot matter (hollow.py).
+        hollow = hollow_out(source, tree)
+        hollow_tree = parse_for_screening(hollow) if hollow is not None else None
+        if hollow_tree is not None:  # (it always parses; the whole source is the fallback)
+            parsed, tree = hollow, hollow_tree
+    if tree is not None:
+        check_depth(tree, parsed)
     try:
-        module = cst.parse_module(source)
+        module = cst.parse_module(parsed)
     except cst.ParserSyntaxError as error:
         message = " ".join(error.message.split())
         raise SourceError(f"syntax error at line {error.raw_line}, column {error.raw_column + 1}: {message}") from None

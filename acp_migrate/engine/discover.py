@@ -22,8 +22,7 @@ import re
 import shutil
 import subprocess
 from collections.abc import Iterator, Sequence
-
-from pydantic import BaseModel, ConfigDict
+from dataclasses import dataclass, field
 
 from acp_migrate.engine.files import describe_os_error
 
@@ -53,10 +52,9 @@ DEFAULT_INCLUDE = tuple(f"*{suffix}" for suffix in SOURCE_SUFFIXES)
 DEFAULT_EXCLUDE = (*sorted(SKIPPED_DIR_NAMES), "*.egg-info")
 
 
-class DiscoveryOptions(BaseModel):
+@dataclass(frozen=True, slots=True)
+class DiscoveryOptions:
     """What a walk picks up. `root` anchors the globs that contain `/` (None: the current directory)."""
-
-    model_config = ConfigDict(frozen=True)
 
     root: str | None = None
     include: tuple[str, ...] = DEFAULT_INCLUDE
@@ -69,18 +67,20 @@ class DiscoveryOptions(BaseModel):
 DEFAULT_DISCOVERY = DiscoveryOptions()
 
 
-class PathError(BaseModel):
+@dataclass(frozen=True, slots=True)
+class PathError:
     """A PATH argument or a directory inside it that could not be looked at."""
 
     path: str
     reason: str
 
 
-class Discovery(BaseModel):
+@dataclass(slots=True)
+class Discovery:
     """Absolute file paths, sorted and de-duplicated, plus what could not be looked at."""
 
-    files: list[str] = []
-    errors: list[PathError] = []
+    files: list[str] = field(default_factory=list)
+    errors: list[PathError] = field(default_factory=list)
 
 
 def discover(paths: Sequence[str | os.PathLike[str]] = (), options: DiscoveryOptions | None = None) -> Discovery:
@@ -159,7 +159,7 @@ class FileSelector:
         return self._skipped(entry.path, entry.name, is_dir=True)
 
     def takes_file(self, entry: os.DirEntry[str]) -> bool:
-        relative = self._relative(entry.path)
+        relative = self._relative(entry.path) if self._include.anchored else None
         if relative is not None:
             if not self._include.matches(relative, is_dir=False):
                 return False
@@ -168,7 +168,7 @@ class FileSelector:
         return not self._skipped(entry.path, entry.name, is_dir=False)
 
     def _skipped(self, path: str, name: str, *, is_dir: bool) -> bool:
-        relative = self._relative(path)
+        relative = self._relative(path) if self._exclude.anchored else None
         if relative is not None:
             if self._exclude.matches(relative, is_dir=is_dir):
                 return True
@@ -194,8 +194,9 @@ class GlobSet:
     """Compiled include/exclude globs (see the module docstring for the syntax)."""
 
     def __init__(self, patterns: Sequence[str]) -> None:
-        self._names: list[tuple[str, bool]] = []  # (pattern, directories only)
-        self._anchored: list[tuple[re.Pattern[str], bool]] = []
+        names: list[str] = []
+        dir_names: list[str] = []  # `name/`: matches folders only
+        self._anchored: list[tuple[re.Pattern[str], bool]] = []  # (regex, folders only)
         for raw in patterns:
             pattern = raw.strip()
             if pattern.startswith("./"):
@@ -207,16 +208,26 @@ class GlobSet:
             if "/" in pattern:
                 self._anchored.append((glob_regex(pattern.lstrip("/")), dir_only))
             else:
-                self._names.append((pattern, dir_only))
+                (dir_names if dir_only else names).append(pattern)
+        # One regex per kind: the walk asks about every entry of the tree.
+        self._names = _any_name(names)
+        self._dir_names = _any_name([*names, *dir_names])
+        self.anchored = bool(self._anchored)
 
     def matches_name(self, name: str, *, is_dir: bool) -> bool:
-        return any(fnmatch.fnmatchcase(name, pattern) for pattern, dir_only in self._names if is_dir or not dir_only)
+        return (self._dir_names if is_dir else self._names).match(name) is not None
 
     def matches(self, relative: str, *, is_dir: bool) -> bool:
         """`relative`: a root-relative path with `/`. Name patterns match its last part."""
         if self.matches_name(relative.rsplit("/", 1)[-1], is_dir=is_dir):
             return True
         return any(regex.fullmatch(relative) for regex, dir_only in self._anchored if is_dir or not dir_only)
+
+
+def _any_name(patterns: Sequence[str]) -> re.Pattern[str]:
+    if not patterns:
+        return re.compile(r"(?!)")  # matches nothing
+    return re.compile("|".join(f"(?:{fnmatch.translate(pattern)})" for pattern in patterns))
 
 
 def glob_regex(pattern: str) -> re.Pattern[str]:
@@ -259,26 +270,52 @@ class GitIgnore:
         self._git = shutil.which("git")
         self._toplevel: dict[str, str | None] = {}
         self._ignored: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+        self._folders: dict[str, _IgnoredIn | None] = {}
+        self._real_paths: dict[str, str] = {}
 
     def ignored(self, path: str, *, is_dir: bool) -> bool:
         if self._git is None:
             return False
-        # The work tree holding the path's folder decides (a nested repository's root
-        # is ignored or not by the repository around it).
-        top = self._work_tree(os.path.dirname(path))
-        if top is None:
+        directory, name = os.path.split(path)
+        folder = self._folder(directory)
+        if folder is None:
             return False
-        files, dirs = self._ignored_in(top)
-        if not files and not dirs:
-            return False
-        relative = os.path.relpath(os.path.realpath(path), top).replace(os.sep, "/")
-        if relative.startswith("../") or relative == "..":
-            return False
-        if not is_dir and relative in files:
+        if folder.inside_ignored:
             return True
-        parts = relative.split("/")
-        limit = len(parts) if is_dir else len(parts) - 1
-        return any("/".join(parts[: index + 1]) in dirs for index in range(limit))
+        relative = f"{folder.relative}/{name}" if folder.relative else name
+        return relative in (folder.dirs if is_dir else folder.files)
+
+    def _folder(self, directory: str) -> _IgnoredIn | None:
+        """What git ignores in `directory`, worked out once per folder (a walk asks per entry)."""
+        if directory in self._folders:
+            return self._folders[directory]
+        # The work tree holding the folder decides (a nested repository's root is
+        # ignored or not by the repository around it).
+        top = self._work_tree(directory)
+        folder = None
+        if top is not None:
+            files, dirs = self._ignored_in(top)
+            relative = os.path.relpath(self._real_path(directory), top).replace(os.sep, "/")
+            if (files or dirs) and relative != ".." and not relative.startswith("../"):
+                relative = "" if relative == "." else relative
+                parts = relative.split("/") if relative else []
+                inside = any("/".join(parts[: index + 1]) in dirs for index in range(len(parts)))
+                folder = _IgnoredIn(relative, files, dirs, inside)
+        self._folders[directory] = folder
+        return folder
+
+    def _real_path(self, directory: str) -> str:
+        # A walk asks about folders below folders it asked about: one lstat each, where
+        # os.path.realpath would lstat every part of the path again.
+        real = self._real_paths.get(directory)
+        if real is None:
+            parent, name = os.path.split(directory)
+            if parent in self._real_paths and name not in ("", os.curdir, os.pardir) and not os.path.islink(directory):
+                real = os.path.join(self._real_paths[parent], name)
+            else:
+                real = os.path.realpath(directory)
+            self._real_paths[directory] = real
+        return real
 
     def _work_tree(self, directory: str) -> str | None:
         """The work tree holding `directory`. Git is asked once per work tree: a folder
@@ -328,6 +365,16 @@ class GitIgnore:
         if completed.returncode != 0:
             return None
         return os.fsdecode(completed.stdout).rstrip("\n") if args[0] == "rev-parse" else os.fsdecode(completed.stdout)
+
+
+@dataclass(frozen=True, slots=True)
+class _IgnoredIn:
+    """One folder as git sees it: its path in the work tree and what is ignored there."""
+
+    relative: str  # "" for the work tree's root
+    files: frozenset[str]
+    dirs: frozenset[str]
+    inside_ignored: bool  # the folder or one above it is ignored
 
 
 def under(path: str, base: str) -> str | None:

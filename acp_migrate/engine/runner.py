@@ -11,9 +11,8 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
-
-from pydantic import BaseModel
 
 from acp_migrate.engine.codemod import analyze_source
 from acp_migrate.engine.discover import DiscoveryOptions, discover, under
@@ -29,14 +28,16 @@ class Mode(StrEnum):
     FIX = "fix"
 
 
-class FileError(BaseModel):
+@dataclass(frozen=True, slots=True)
+class FileError:
     """A file or PATH that could not be analysed; `path` is the display path."""
 
     path: str
     reason: str
 
 
-class FileJob(BaseModel):
+@dataclass(frozen=True, slots=True)
+class FileJob:
     path: str  # absolute, for I/O
     display_path: str  # relative to the current directory, for output and findings
     mode: Mode
@@ -44,7 +45,8 @@ class FileJob(BaseModel):
     report_unused_suppressions: bool = False
 
 
-class FileOutcome(BaseModel):
+@dataclass(frozen=True, slots=True)
+class FileOutcome:
     """What happened to one file.
 
     `changed`: fix would rewrite it, or did (see `written`); not computed in check mode.
@@ -52,8 +54,8 @@ class FileOutcome(BaseModel):
     """
 
     path: str
-    findings: list[Finding] = []
-    remaining: list[Finding] = []
+    findings: list[Finding] = field(default_factory=list)
+    remaining: list[Finding] = field(default_factory=list)
     changed: bool = False
     written: bool = False
     original: bytes | None = None
@@ -62,10 +64,11 @@ class FileOutcome(BaseModel):
     error: str | None = None
 
 
-class RunResult(BaseModel):
+@dataclass(slots=True)
+class RunResult:
     mode: Mode
-    files: list[FileOutcome] = []
-    path_errors: list[FileError] = []
+    files: list[FileOutcome] = field(default_factory=list)
+    path_errors: list[FileError] = field(default_factory=list)
 
     @property
     def findings(self) -> list[Finding]:
@@ -178,19 +181,19 @@ def process_file(job: FileJob, source: bytes | None = None) -> FileOutcome:
     if fixed is None or job.mode is Mode.CHECK:
         return outcome
     if job.mode is Mode.DIFF:
-        return outcome.model_copy(update={"original": source, "fixed_source": fixed})
+        return replace(outcome, original=source, fixed_source=fixed)
     try:
         write_atomic(job.path, fixed)
     except FileAccessError as exc:
         return _unwritten(outcome, exc.reason)
     except Exception as exc:
         return _unwritten(outcome, _internal_error(exc))
-    return outcome.model_copy(update={"written": True})
+    return replace(outcome, written=True)
 
 
 def _unwritten(outcome: FileOutcome, reason: str) -> FileOutcome:
     # The file is untouched: it is an error, not a fix with leftovers.
-    return outcome.model_copy(update={"error": reason, "changed": False, "remaining": []})
+    return replace(outcome, error=reason, changed=False, remaining=[])
 
 
 def _internal_error(exc: Exception) -> str:
@@ -199,11 +202,15 @@ def _internal_error(exc: Exception) -> str:
 
 
 # Parallelism. Screening a file (read, prefilter) costs microseconds; parsing and
-# rewriting one costs milliseconds. So this process screens every file and handles the
-# clean ones itself, and the files the prefilter passes go to a pool of worker processes,
-# one per core, as soon as there are PARALLEL_MIN_FILES of them: fewer stay here, so a
-# small run never pays for starting workers (nor, when clean, for importing LibCST).
+# rewriting one costs milliseconds. A big run goes to a pool of worker processes, one per
+# core, in batches: on a clean tree reading and screening are the work and split across
+# cores; on a legacy one the parsing does. A small run is screened here, and only the
+# files the prefilter passes go to the pool, as soon as there are PARALLEL_MIN_FILES of
+# them: fewer stay here, so a small run never pays for starting workers (nor, when clean,
+# for importing LibCST).
 PARALLEL_MIN_FILES = 4
+POOL_SCREENS_MIN_FILES = 512
+BATCHES_PER_WORKER = 8
 
 
 def process_all(jobs: Sequence[FileJob], workers: int | None = None) -> Iterator[FileOutcome]:
@@ -211,14 +218,25 @@ def process_all(jobs: Sequence[FileJob], workers: int | None = None) -> Iterator
     workers = _available_cores() if workers is None else workers
     if workers < 2 or len(jobs) < PARALLEL_MIN_FILES:
         yield from map(process_file, jobs)
-        return
+    elif len(jobs) >= POOL_SCREENS_MIN_FILES and _differ_only_in_paths(jobs):
+        yield from _process_in_batches(jobs, workers)
+    else:
+        yield from _screen_here(jobs, workers)
+
+
+def _differ_only_in_paths(jobs: Sequence[FileJob]) -> bool:
+    def shared(job: FileJob) -> tuple:
+        return (job.mode, job.settings, job.report_unused_suppressions)
+
+    first = shared(jobs[0])
+    return all(shared(job) == first for job in jobs)
+
+
+def _screen_here(jobs: Sequence[FileJob], workers: int) -> Iterator[FileOutcome]:
     pool = _ParsePool(workers)
     try:
         for job in jobs:
-            try:
-                source: bytes | None = read_source(job.path)
-            except Exception:
-                source = None  # process_file reads it again and reports why it cannot
+            source = _read_or_none(job)
             if source is not None and may_contain_legacy(source):
                 pool.add(job)  # re-read there: the worker analyses the bytes it writes over
             else:
@@ -226,6 +244,67 @@ def process_all(jobs: Sequence[FileJob], workers: int | None = None) -> Iterator
         yield from pool.outcomes()
     finally:
         pool.close()
+
+
+def _read_or_none(job: FileJob) -> bytes | None:
+    try:
+        return read_source(job.path)
+    except Exception:
+        return None  # process_file reads it again and reports why it cannot
+
+
+def _process_batch(template: FileJob, paths: Sequence[tuple[str, str]]) -> tuple[list[str], list[FileOutcome]]:
+    """(display paths of the files with nothing to report, the other outcomes).
+
+    Jobs come as (path, display path) pairs sharing one `template`, and clean files go
+    back as bare paths: on a clean tree, pickling thousands of jobs and outcomes would
+    cost more than screening the files."""
+    clean: list[str] = []
+    other: list[FileOutcome] = []
+    for path, display in paths:
+        outcome = process_file(replace(template, path=path, display_path=display))
+        if outcome.findings or outcome.remaining or outcome.changed or outcome.error is not None:
+            other.append(outcome)
+        else:
+            clean.append(outcome.path)
+    return clean, other
+
+
+def _process_in_batches(jobs: Sequence[FileJob], workers: int) -> Iterator[FileOutcome]:
+    from concurrent.futures import as_completed
+    from concurrent.futures.process import BrokenProcessPool
+
+    size = max(PARALLEL_MIN_FILES, -(-len(jobs) // (workers * BATCHES_PER_WORKER)))
+    batches = [jobs[start : start + size] for start in range(0, len(jobs), size)]
+    executor = _start_executor(workers)
+    unfinished: list[FileJob] = []  # a worker died: see _ParsePool.outcomes
+    try:
+        futures = {
+            executor.submit(_process_batch, batch[0], [(job.path, job.display_path) for job in batch]): batch
+            for batch in batches
+        }
+        for future in as_completed(futures):
+            try:
+                clean, other = future.result()
+            except BrokenProcessPool:
+                unfinished.extend(futures[future])
+            except Exception as exc:  # the outcomes could not come back (pickling)
+                yield from (FileOutcome(path=job.display_path, error=_internal_error(exc)) for job in futures[future])
+            else:
+                yield from map(FileOutcome, clean)
+                yield from other
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)
+    # Screen the files of a dead worker's batches again here; the candidates among them
+    # go one at a time to a worker of their own, so only a file that kills it is lost.
+    candidates = []
+    for job in sorted(unfinished, key=lambda job: job.path):
+        source = _read_or_none(job)
+        if source is not None and may_contain_legacy(source):
+            candidates.append(job)
+        else:
+            yield process_file(job, source)
+    yield from _process_one_at_a_time(candidates)
 
 
 class _ParsePool:

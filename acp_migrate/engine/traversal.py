@@ -12,6 +12,22 @@ from acp_migrate.rules.base import Edits, FileContext, Rule
 Hook = Callable[[cst.CSTNode], object]
 
 
+class _NodeKind:
+    """What the dispatcher does for one node type, worked out once per type: the
+    isinstance checks against LibCST's abstract classes cost more than the rules."""
+
+    __slots__ = ("call", "import_", "scope", "class_", "statement", "visit", "leave")
+
+    def __init__(self, node_type: type, visit: dict[str, list[Hook]], leave: dict[str, list[Hook]]) -> None:
+        self.call = issubclass(node_type, cst.Call)
+        self.import_ = issubclass(node_type, (cst.Import, cst.ImportFrom))
+        self.class_ = issubclass(node_type, cst.ClassDef)
+        self.scope = issubclass(node_type, (cst.ClassDef, cst.FunctionDef))
+        self.statement = issubclass(node_type, cst.BaseStatement)
+        self.visit = tuple(visit.get(node_type.__name__, ()))
+        self.leave = tuple(leave.get(node_type.__name__, ()))
+
+
 class RuleDispatcher(cst.CSTVisitor):
     """Calls each rule's `visit_<Node>` / `leave_<Node>` methods, keeping scope and imports
     up to date on the shared context first."""
@@ -20,6 +36,7 @@ class RuleDispatcher(cst.CSTVisitor):
         self.context = context
         self._visit: dict[str, list[Hook]] = {}
         self._leave: dict[str, list[Hook]] = {}
+        self._kinds: dict[type, _NodeKind] = {}
         for rule in rules:
             for attribute in dir(type(rule)):
                 if attribute.startswith("visit_"):
@@ -27,33 +44,43 @@ class RuleDispatcher(cst.CSTVisitor):
                 elif attribute.startswith("leave_"):
                     self._leave.setdefault(attribute[6:], []).append(getattr(rule, attribute))
 
+    def _kind(self, node: cst.CSTNode) -> _NodeKind:
+        kind = self._kinds.get(type(node))
+        if kind is None:
+            kind = self._kinds[type(node)] = _NodeKind(type(node), self._visit, self._leave)
+        return kind
+
     def on_visit(self, node: cst.CSTNode) -> bool:
-        lineage = self.context.lineage
+        context = self.context
+        lineage = context.lineage
         if lineage:
-            self.context.parents[node] = lineage[-1]
+            context.parents[node] = lineage[-1]
         lineage.append(node)
-        if isinstance(node, cst.Call):
-            self.context.call_seen(node)
-        elif isinstance(node, (cst.Import, cst.ImportFrom)):
-            self.context.imports.add(node)
-        elif isinstance(node, (cst.ClassDef, cst.FunctionDef)):
-            self.context.scopes.append(node)
-        if isinstance(node, cst.BaseStatement):
-            self.context.statements.append(node)
-        for hook in self._visit.get(type(node).__name__, ()):
+        kind = self._kind(node)
+        if kind.call:
+            context.call_seen(node)
+        elif kind.import_:
+            context.imports.add(node)
+        elif kind.scope:
+            context.scopes.append(node)
+        if kind.statement:
+            context.statements.append(node)
+        for hook in kind.visit:
             hook(node)
         return True
 
     def on_leave(self, original_node: cst.CSTNode) -> None:
-        for hook in self._leave.get(type(original_node).__name__, ()):
+        context = self.context
+        kind = self._kinds[type(original_node)]
+        for hook in kind.leave:
             hook(original_node)
-        if isinstance(original_node, cst.ClassDef):
-            self.context.class_ended(original_node)
-        if isinstance(original_node, (cst.ClassDef, cst.FunctionDef)):
-            self.context.scopes.pop()
-        if isinstance(original_node, cst.BaseStatement):
-            self.context.statements.pop()
-        self.context.lineage.pop()
+        if kind.class_:
+            context.class_ended(original_node)
+        if kind.scope:
+            context.scopes.pop()
+        if kind.statement:
+            context.statements.pop()
+        context.lineage.pop()
 
 
 class EditApplier(cst.CSTTransformer):

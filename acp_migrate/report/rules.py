@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import asdict
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -23,7 +24,11 @@ def render_rule_table(rules: Sequence[RuleInfo]) -> str:
 
 
 def render_rule_table_json(rules: Sequence[RuleInfo]) -> str:
-    return json.dumps([rule.model_dump() for rule in rules], indent=2) + "\n"
+    return json.dumps([asdict(rule) for rule in rules], indent=2) + "\n"
+
+
+def render_rule_json(rule: RuleInfo) -> str:
+    return json.dumps(asdict(rule), indent=2) + "\n"
 
 
 def render_rule_doc(rule: RuleInfo) -> str:

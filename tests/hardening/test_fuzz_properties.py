@@ -1,8 +1,9 @@
 """Property tests of `fix` (`analyze_source`) on generated and mutated programs.
 
 For any source: `fix` raises nothing but SourceError; when the input parses (CPython),
-so does the output; a second `fix` changes nothing; and a source without a legacy
-token is never changed. Programs come from hypothesmith (CPython's grammar, and LibCST
+so does the output; a second `fix` changes nothing; a source without a legacy
+token is never changed; and `check` (which hollows out what cannot matter) reports
+exactly what the whole-file analysis reports. Programs come from hypothesmith (CPython's grammar, and LibCST
 nodes) with legacy tokens put in, and from random edits of the golden inputs.
 Bounded: a fixed seed and a few dozen examples each, so CI runs the same cases in seconds.
 """
@@ -34,8 +35,17 @@ _IDENTIFIER = re.compile(r"\b(?!(?:False|None|True|and|as|assert|async|await|bre
                          r"|return|try|while|with|yield|match|case|type|_)\b)[A-Za-z_]\w*\b")
 
 
+def _reported(source: bytes, *, fix: bool):
+    try:
+        analysis = analyze_source(source, path="fuzz.py", fix=fix)
+    except SourceError as error:
+        return "error", error.reason
+    return analysis.findings, analysis.remaining
+
+
 def check_fix_properties(source: bytes) -> None:
     """The properties every source must have; raises AssertionError, or whatever fix leaks."""
+    assert _reported(source, fix=False) == _reported(source, fix=True), "check and fix report differently"
     try:
         first = analyze_source(source, path="fuzz.py", fix=True)
     except SourceError:

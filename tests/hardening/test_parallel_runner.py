@@ -42,13 +42,13 @@ def test_the_pool_gives_the_same_result_as_one_process(
         make_project(project)
         monkeypatch.chdir(project)
         monkeypatch.setattr(runner, "_available_cores", lambda cores=cores: cores)
-        results[cores] = run(mode, ["."]).model_dump()
+        results[cores] = run(mode, ["."])
         files = {path.name: path.read_bytes() for path in project.iterdir()}
         results[cores, "files"] = files
     assert pools == [2]  # one pool, in the run with two cores
     assert results[1] == results[2]
     assert results[1, "files"] == results[2, "files"]
-    assert len(results[1]["files"]) == 28
+    assert len(results[1].files) == 28
 
 
 def test_process_all_uses_the_pool_only_for_enough_candidates(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -99,11 +99,14 @@ def _modules_after_check(path: Path, cwd: Path) -> set[str]:
     return set(line.split()[1:])
 
 
-def test_a_clean_file_imports_neither_libcst_nor_the_pool(tmp_path: Path) -> None:
+def test_a_clean_file_imports_neither_libcst_nor_pydantic_nor_the_pool(tmp_path: Path) -> None:
+    # A configured project: validating the configuration and its rule codes must not
+    # import the rules (LibCST) or pydantic either.
+    (tmp_path / "pyproject.toml").write_text("[tool.acp-migrate]\nselect = ['ACP001']\nignore = ['ACP004']\n")
     (tmp_path / "clean.py").write_text("import os\n\nSEP = os.sep\n")
     modules = _modules_after_check(tmp_path / "clean.py", tmp_path)
-    assert "acp_migrate.engine.runner" in modules
-    assert not {m for m in modules if m == "libcst" or m.startswith("libcst.")}
+    assert "acp_migrate.engine.runner" in modules and "tomllib" in modules
+    assert not {m for m in modules if m.split(".")[0] in ("libcst", "pydantic", "pydantic_core")}
     assert "concurrent.futures.process" not in modules and "multiprocessing" not in modules
 
 
