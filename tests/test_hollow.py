@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from acp_migrate.engine import hollow as hollow_module
 from acp_migrate.engine.codemod import analyze_source
 from acp_migrate.engine.hollow import hollow_out
 from acp_migrate.findings import SourceError
@@ -156,3 +157,33 @@ def test_positions_come_from_the_original_lines() -> None:
 
     assert re.search(r"slash_commands=commands", line)
     assert line[finding.column - 1 :].startswith("slash_commands=commands")
+
+
+@pytest.mark.parametrize("path", PYTHON_GOLDEN, ids=[f"{p.parent.parent.name}/{p.name}" for p in PYTHON_GOLDEN])
+def test_fix_skipping_unrelated_definitions_writes_what_a_full_traversal_writes(path, monkeypatch) -> None:
+    source = padded(path.read_bytes())
+
+    def fixed():
+        try:
+            analysis = analyze_source(source, path=path.name, fix=True)
+        except SourceError as error:
+            return error.reason
+        return analysis.fixed_source, analysis.findings, analysis.remaining
+
+    skipping = fixed()
+    monkeypatch.setattr(hollow_module, "irrelevant_definitions", lambda source, tree: [])
+    assert skipping == fixed()
+
+
+def test_fix_finds_the_libcst_statement_of_every_unrelated_definition() -> None:
+    import libcst as cst
+
+    from acp_migrate.engine.codemod import _counterparts
+
+    for path in PYTHON_GOLDEN:
+        source = padded(path.read_bytes())
+        tree = ast.parse(source)
+        irrelevant = hollow_module.irrelevant_definitions(source, tree)
+        found = _counterparts(cst.parse_module(source), tree, irrelevant)
+        assert irrelevant and len(found) == len(irrelevant), path
+        assert {node.name.value for node in found} == {node.name for node in irrelevant}

@@ -18,6 +18,10 @@ from libcst.metadata import CodePosition, CodeRange
 from libcst.metadata.position_provider import NEWLINE_RE
 
 
+class _AllFound(Exception):
+    """Every target has its range: the rest of the code need not be generated."""
+
+
 class _TargetPositions(CodegenState):
     def __init__(self, module: cst.Module, targets: Collection[cst.CSTNode]) -> None:
         super().__init__(default_indent=module.default_indent, default_newline=module.default_newline)
@@ -47,6 +51,11 @@ class _TargetPositions(CodegenState):
     def after_codegen(self, node: cst.CSTNode) -> None:
         if node in self.targets and node not in self.ranges:
             self.ranges[node] = CodeRange(self._starts[node], self._here())
+        self._stop_when_done()
+
+    def _stop_when_done(self) -> None:
+        if len(self.ranges) == len(self.targets):
+            raise _AllFound
 
     @contextmanager
     def record_syntactic_position(
@@ -69,9 +78,13 @@ class _TargetPositions(CodegenState):
             if end_node is not None and end_node in self.ranges:
                 end = self.ranges[end_node].end
             self.ranges[node] = CodeRange(start, end)
+        self._stop_when_done()
 
 
 def positions_of(module: cst.Module, targets: Collection[cst.CSTNode]) -> dict[cst.CSTNode, CodeRange]:
     state = _TargetPositions(module, set(targets))
-    module._codegen(state)
+    try:
+        module._codegen(state)
+    except _AllFound:
+        pass
     return state.ranges

@@ -244,6 +244,31 @@ def analyze_source(
     return analysis
 
 
+def _counterparts(module, tree, statements) -> set:
+    """The LibCST top-level statements of `module` for CPython's `statements` of `tree`
+    (one compound statement each; a simple statement line holds one per small
+    statement). Empty if the two bodies do not line up."""
+    import libcst as cst
+
+    wanted = {id(statement) for statement in statements}
+    found = set()
+    index = 0
+    for statement in module.body:
+        if index >= len(tree.body):
+            return set()
+        if isinstance(statement, cst.SimpleStatementLine):
+            index += len(statement.body)
+            continue
+        counterpart = tree.body[index]
+        if id(counterpart) in wanted:
+            expected = cst.ClassDef if counterpart.__class__.__name__ == "ClassDef" else cst.FunctionDef
+            if not isinstance(statement, expected):
+                return set()
+            found.add(statement)
+        index += 1
+    return found if index == len(tree.body) else set()
+
+
 def _document_suffixes() -> frozenset[str]:
     from acp_migrate.engine.discover import SOURCE_SUFFIXES
 
@@ -281,7 +306,7 @@ def _analyze_candidate(
     from acp_migrate.cst.names import mentions
     from acp_migrate.cst.positions import positions_of
     from acp_migrate.engine.cleanup import may_orphan_imports, remove_orphaned_imports
-    from acp_migrate.engine.hollow import hollow_out
+    from acp_migrate.engine.hollow import hollow_out, irrelevant_definitions
     from acp_migrate.engine.traversal import EditApplier, RuleDispatcher
     from acp_migrate.rules import PYTHON_RULES
     from acp_migrate.rules.base import Edits, FileContext
@@ -304,10 +329,13 @@ def _analyze_candidate(
     except RecursionError:
         raise SourceError("too deeply nested to parse") from None
 
+    # fix and diff need the whole tree to write it back, but no rule needs to look inside
+    # the definitions check would have hollowed out (hollow.py).
+    skipped = _counterparts(module, tree, irrelevant_definitions(parsed, tree)) if fix and tree is not None else set()
     context = FileContext(module, settings)
     rules = [rule(context) for rule in PYTHON_RULES if settings.enabled(rule.code)]
     try:
-        module.visit(RuleDispatcher(context, rules))
+        module.visit(RuleDispatcher(context, rules, skip=skipped))
     except RecursionError:
         raise SourceError("too deeply nested to analyse") from None
     if not context.reports:

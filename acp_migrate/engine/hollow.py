@@ -10,8 +10,9 @@ every import of the file). Every kept line stays where it was, byte for byte, so
 positions do not change.
 
 Only `check` does this; `fix` and `diff` parse the whole file (their removals of
-orphaned imports count mentions everywhere). tests/test_hollow.py checks that
-findings are the same either way.
+orphaned imports count mentions everywhere) but their traversal skips the same
+definitions (`irrelevant_definitions`). tests/test_hollow.py checks that findings and
+fixes are the same either way.
 """
 
 from __future__ import annotations
@@ -28,33 +29,41 @@ _WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
-def hollow_out(source: bytes, tree: ast.Module) -> bytes | None:
-    """`source` with the bodies of the top-level definitions that cannot matter replaced
-    (see the module docstring), or None when there is none to replace."""
+def irrelevant_definitions(source: bytes, tree: ast.Module) -> list[ast.stmt]:
+    """The top-level definitions of `tree` that cannot matter to any rule (see above)."""
     lines = source.splitlines(keepends=True)
-    bodies: list[tuple[ast.stmt, int, int, bytes]] = []  # (definition, body start, end, its source)
+    candidates: list[tuple[ast.stmt, bytes]] = []
     kept: list[bytes] = []  # the source of every top-level statement that stays whole
     for statement in tree.body:
-        top = _first_line(statement) - 1
-        end = statement.end_lineno or statement.lineno
-        segment = b"".join(lines[top:end])
+        segment = b"".join(lines[_first_line(statement) - 1 : statement.end_lineno or statement.lineno])
         if isinstance(statement, _DEFINITIONS) and _hollowable(statement, lines) and not may_contain_legacy(segment):
-            bodies.append((statement, _first_line(statement.body[0]) - 1, end, segment))
+            candidates.append((statement, segment))
         else:
             kept.append(segment)
     # An import inside a definition binds its name for the whole file, as rules resolve
     # names: keep the definition when a kept statement uses a name it imports.
     used = {*_WORD.findall(b"".join(kept)), b"*"}
-    replaced = False
-    for statement, start, end, segment in bodies:
-        if _IMPORT.search(segment) and _imported_names(statement) & used:
-            continue
+    return [
+        statement
+        for statement, segment in candidates
+        if not (_IMPORT.search(segment) and _imported_names(statement) & used)
+    ]
+
+
+def hollow_out(source: bytes, tree: ast.Module) -> bytes | None:
+    """`source` with the bodies of the top-level definitions that cannot matter replaced
+    (see the module docstring), or None when there is none to replace."""
+    irrelevant = irrelevant_definitions(source, tree)
+    if not irrelevant:
+        return None
+    lines = source.splitlines(keepends=True)
+    for statement in irrelevant:
+        start, end = _first_line(statement.body[0]) - 1, statement.end_lineno or statement.lineno  # type: ignore[attr-defined]
         indent = _LEADING_SPACE.match(lines[start]).group()
         lines[start] = indent + b"..." + _line_ending(lines[start])
         for index in range(start + 1, end):
             lines[index] = _line_ending(lines[index])
-        replaced = True
-    return b"".join(lines) if replaced else None
+    return b"".join(lines)
 
 
 def _hollowable(statement: ast.stmt, lines: list[bytes]) -> bool:

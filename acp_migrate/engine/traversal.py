@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 import libcst as cst
 
@@ -32,8 +32,10 @@ class RuleDispatcher(cst.CSTVisitor):
     """Calls each rule's `visit_<Node>` / `leave_<Node>` methods, keeping scope and imports
     up to date on the shared context first."""
 
-    def __init__(self, context: FileContext, rules: Sequence[Rule]) -> None:
+    def __init__(self, context: FileContext, rules: Sequence[Rule], skip: Collection[cst.CSTNode] = ()) -> None:
         self.context = context
+        # Statements visited without their children (they cannot matter; engine/hollow.py).
+        self._skip = skip
         self._visit: dict[str, list[Hook]] = {}
         self._leave: dict[str, list[Hook]] = {}
         self._kinds: dict[type, _NodeKind] = {}
@@ -67,7 +69,7 @@ class RuleDispatcher(cst.CSTVisitor):
             context.statements.append(node)
         for hook in kind.visit:
             hook(node)
-        return True
+        return node not in self._skip
 
     def on_leave(self, original_node: cst.CSTNode) -> None:
         context = self.context

@@ -11,6 +11,7 @@ Bounded: a fixed seed and a few dozen examples each, so CI runs the same cases i
 from __future__ import annotations
 
 import re
+from unittest import mock
 
 import hypothesmith
 import pytest
@@ -43,9 +44,20 @@ def _reported(source: bytes, *, fix: bool):
     return analysis.findings, analysis.remaining
 
 
+def _fixed(source: bytes):
+    try:
+        analysis = analyze_source(source, path="fuzz.py", fix=True)
+    except SourceError as error:
+        return "error", error.reason
+    return analysis.fixed_source, analysis.findings, analysis.remaining
+
+
 def check_fix_properties(source: bytes) -> None:
     """The properties every source must have; raises AssertionError, or whatever fix leaks."""
     assert _reported(source, fix=False) == _reported(source, fix=True), "check and fix report differently"
+    skipping = _fixed(source)
+    with mock.patch("acp_migrate.engine.hollow.irrelevant_definitions", lambda source, tree: []):
+        assert skipping == _fixed(source), "fix skipping unrelated definitions writes something else"
     try:
         first = analyze_source(source, path="fuzz.py", fix=True)
     except SourceError:
