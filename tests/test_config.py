@@ -262,6 +262,21 @@ def test_gitignored_files_are_skipped_in_a_work_tree(repo: Path, monkeypatch: py
     ]
 
 
+def test_gitignore_applies_to_a_work_tree_reached_through_a_symlink(
+    repo: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Folders are resolved once each, from their parent's resolved path: the link must
+    # still be followed to the work tree git answers about.
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+    link = tmp_path_factory.mktemp("elsewhere") / "checkout"
+    link.symlink_to(repo, target_is_directory=True)
+
+    assert names(discover([link]).files, link) == ["src/a.py"]
+    assert names(discover([link / "sub"]).files, link) == []
+    forced = DiscoveryOptions(force_exclude=True)
+    assert discover([link / "generated" / "c.py"], forced).files == []
+
+
 def test_explicit_gitignored_files_count_unless_force_exclude(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
     target = repo / "src/b_gen.py"
