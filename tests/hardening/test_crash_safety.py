@@ -38,7 +38,9 @@ def make_tree(root: Path) -> dict[str, tuple[bytes, bytes]]:
         folder = root / f"pkg{index % 5}"
         folder.mkdir(parents=True, exist_ok=True)
         helpers = "".join(
-            f"\n\ndef helper_{index}_{n}(value):\n    return [value * {n} for _ in range({n})]\n"
+            # The token in the comment keeps each helper in the traversal (unrelated definitions
+            # are skipped), so rewriting takes long enough for the kills to land in it.
+            f"\n\ndef helper_{index}_{n}(value):\n    # slash_commands\n    return [value * {n} for _ in range({n})]\n"
             for n in range(rng.randint(2, 12))
         )
         old = (rng.choice(LEGACY_SNIPPETS) + helpers).encode()
