@@ -185,15 +185,12 @@ class Overrides:
     report_unused_suppressions: bool | None = None
 
     def __post_init__(self) -> None:
-        problems = []
+        problems: list[str] = []
         for name in self.__dataclass_fields__:
             value = getattr(self, name)
-            if value is None:
-                continue
-            try:
-                object.__setattr__(self, name, VALUE_CHECKS[_hyphenate(name)](value))
-            except ValueError as error:
-                problems.append(f"--{_hyphenate(name)}: {error} (got {value!r})")
+            if value is not None:
+                flag = _hyphenate(name)
+                object.__setattr__(self, name, _checked(VALUE_CHECKS[flag], value, f"--{flag}", problems))
         if problems:
             raise ValueError("\n".join(problems))
 
@@ -292,10 +289,7 @@ def validate_section(section: dict[str, Any], *, where: str = "") -> FileConfig:
         if key == SETUP_HANDLERS_KEY:
             values["setup_handlers"] = _setup_handlers(value, where, problems)
         elif key in FILE_KEYS:
-            try:
-                values[_underscore(key)] = VALUE_CHECKS[key](value)
-            except ValueError as error:
-                problems.append(f"{where}'{key}': {error} (got {value!r})")
+            values[_underscore(key)] = _checked(VALUE_CHECKS[key], value, f"{where}'{key}'", problems)
         else:
             problems.append(f"{where}unknown key '{key}'{_suggest(key, FILE_KEYS)}")
     if problems:
@@ -313,11 +307,17 @@ def _setup_handlers(table: object, where: str, problems: list[str]) -> SetupHand
         if key not in SETUP_HANDLER_KEYS:
             problems.append(f"{where}unknown key '{name}'{_suggest(key, SETUP_HANDLER_KEYS)}")
             continue
-        try:
-            values[key] = _method_names(value)
-        except ValueError as error:
-            problems.append(f"{where}'{name}': {error} (got {value!r})")
+        values[key] = _checked(_method_names, value, f"{where}'{name}'", problems)
     return SetupHandlersConfig(**values)
+
+
+def _checked(check: Callable[[object], Any], value: object, label: str, problems: list[str]) -> Any:
+    """`check(value)`, or None with the problem, named by `label`, added to `problems`."""
+    try:
+        return check(value)
+    except ValueError as error:
+        problems.append(f"{label}: {error} (got {value!r})")
+        return None
 
 
 def _suggest(key: str, known: Sequence[str]) -> str:

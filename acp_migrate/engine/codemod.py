@@ -70,13 +70,6 @@ _ELIF = re.compile(rb"^[ \t\f]*elif\b", re.MULTILINE)
 MAX_PARSE_BYTES = 2 * 1024 * 1024
 
 
-def check_nesting(source: bytes) -> None:
-    """Raise SourceError for a source too large, or nested too deeply, for LibCST to parse safely."""
-    tree = parse_for_screening(source)
-    if tree is not None:
-        check_depth(tree, source)
-
-
 def parse_for_screening(source: bytes):
     """CPython's (fast) tree of `source`, or None when CPython finds a syntax error that
     LibCST may report itself. Raises SourceError for input LibCST must not be given."""
@@ -104,6 +97,7 @@ def parse_for_screening(source: bytes):
 
 
 def check_depth(tree, source: bytes) -> None:
+    """Raise SourceError when LibCST's tree of `source` would nest too deeply to parse safely."""
     if _nesting_depth(tree, source) > _MAX_DEPTH:
         raise SourceError(f"too deeply nested to analyse (more than {_MAX_DEPTH} levels)")
 
@@ -248,6 +242,8 @@ def _counterparts(module, tree, statements) -> set:
     """The LibCST top-level statements of `module` for CPython's `statements` of `tree`
     (one compound statement each; a simple statement line holds one per small
     statement). Empty if the two bodies do not line up."""
+    import ast
+
     import libcst as cst
 
     wanted = {id(statement) for statement in statements}
@@ -261,7 +257,7 @@ def _counterparts(module, tree, statements) -> set:
             continue
         counterpart = tree.body[index]
         if id(counterpart) in wanted:
-            expected = cst.ClassDef if counterpart.__class__.__name__ == "ClassDef" else cst.FunctionDef
+            expected = cst.ClassDef if isinstance(counterpart, ast.ClassDef) else cst.FunctionDef
             if not isinstance(statement, expected):
                 return set()
             found.add(statement)

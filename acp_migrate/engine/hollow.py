@@ -31,7 +31,10 @@ _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 def irrelevant_definitions(source: bytes, tree: ast.Module) -> list[ast.stmt]:
     """The top-level definitions of `tree` that cannot matter to any rule (see above)."""
-    lines = source.splitlines(keepends=True)
+    return _irrelevant(source.splitlines(keepends=True), tree)
+
+
+def _irrelevant(lines: list[bytes], tree: ast.Module) -> list[ast.stmt]:
     candidates: list[tuple[ast.stmt, bytes]] = []
     kept: list[bytes] = []  # the source of every top-level statement that stays whole
     for statement in tree.body:
@@ -53,10 +56,10 @@ def irrelevant_definitions(source: bytes, tree: ast.Module) -> list[ast.stmt]:
 def hollow_out(source: bytes, tree: ast.Module) -> bytes | None:
     """`source` with the bodies of the top-level definitions that cannot matter replaced
     (see the module docstring), or None when there is none to replace."""
-    irrelevant = irrelevant_definitions(source, tree)
+    lines = source.splitlines(keepends=True)
+    irrelevant = _irrelevant(lines, tree)
     if not irrelevant:
         return None
-    lines = source.splitlines(keepends=True)
     for statement in irrelevant:
         start, end = _first_line(statement.body[0]) - 1, statement.end_lineno or statement.lineno  # type: ignore[attr-defined]
         indent = _LEADING_SPACE.match(lines[start]).group()

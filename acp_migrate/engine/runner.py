@@ -235,22 +235,25 @@ def _differ_only_in_paths(jobs: Sequence[FileJob]) -> bool:
 def _screen_here(jobs: Sequence[FileJob], workers: int) -> Iterator[FileOutcome]:
     pool = _ParsePool(workers)
     try:
-        for job in jobs:
-            source = _read_or_none(job)
-            if source is not None and may_contain_legacy(source):
-                pool.add(job)  # re-read there: the worker analyses the bytes it writes over
-            else:
-                yield process_file(job, source)
+        yield from _screen(jobs, pool.add)
         yield from pool.outcomes()
     finally:
         pool.close()
 
 
-def _read_or_none(job: FileJob) -> bytes | None:
-    try:
-        return read_source(job.path)
-    except Exception:
-        return None  # process_file reads it again and reports why it cannot
+def _screen(jobs: Sequence[FileJob], candidate: Callable[[FileJob], None]) -> Iterator[FileOutcome]:
+    """Process here the files the prefilter clears (or that cannot be read: process_file
+    says why); hand the others to `candidate`, to be re-read where they are analysed
+    (the bytes a worker writes over are the bytes it analysed)."""
+    for job in jobs:
+        try:
+            source: bytes | None = read_source(job.path)
+        except Exception:
+            source = None
+        if source is not None and may_contain_legacy(source):
+            candidate(job)
+        else:
+            yield process_file(job, source)
 
 
 def _process_batch(template: FileJob, paths: Sequence[tuple[str, str]]) -> tuple[list[str], list[FileOutcome]]:
@@ -297,13 +300,8 @@ def _process_in_batches(jobs: Sequence[FileJob], workers: int) -> Iterator[FileO
         executor.shutdown(wait=True, cancel_futures=True)
     # Screen the files of a dead worker's batches again here; the candidates among them
     # go one at a time to a worker of their own, so only a file that kills it is lost.
-    candidates = []
-    for job in sorted(unfinished, key=lambda job: job.path):
-        source = _read_or_none(job)
-        if source is not None and may_contain_legacy(source):
-            candidates.append(job)
-        else:
-            yield process_file(job, source)
+    candidates: list[FileJob] = []
+    yield from _screen(sorted(unfinished, key=lambda job: job.path), candidates.append)
     yield from _process_one_at_a_time(candidates)
 
 

@@ -29,10 +29,17 @@ def make_project(root: Path) -> None:
     (root / "locked.py").chmod(0o444)
 
 
+# Where files are screened: here (small runs), or by the workers in batches (big runs;
+# the threshold lowered so that this small project counts as big).
+SCREENING = {"here": runner.POOL_SCREENS_MIN_FILES, "in batches": 1}
+
+
+@pytest.mark.parametrize("screening", SCREENING)
 @pytest.mark.parametrize("mode", list(Mode))
 def test_the_pool_gives_the_same_result_as_one_process(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: Mode
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: Mode, screening: str
 ) -> None:
+    monkeypatch.setattr(runner, "POOL_SCREENS_MIN_FILES", SCREENING[screening])
     results = {}
     pools = []
     start_executor = runner._start_executor
@@ -70,7 +77,9 @@ def _crashing_analysis(real):
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="the fork start method carries the patched analysis")
-def test_a_crashing_worker_costs_only_its_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("screening", SCREENING)
+def test_a_crashing_worker_costs_only_its_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, screening: str) -> None:
+    monkeypatch.setattr(runner, "POOL_SCREENS_MIN_FILES", SCREENING[screening])
     make_project(tmp_path / "project")
     for index in range(2):
         (tmp_path / "project" / f"crash_{index}.py").write_text(LEGACY_SNIPPETS[1])
