@@ -6,7 +6,7 @@ import codecs
 
 import pytest
 
-from acp_migrate.engine.codemod import analyze_source
+from acp_migrate.engine.codemod import analyze_source, source_encoding
 from acp_migrate.findings import SourceError
 
 LEGACY = (
@@ -72,6 +72,21 @@ def test_bad_input_is_a_source_error(source, reason):
     with pytest.raises(SourceError) as error:
         analyze_source(source, path="f.py")
     assert reason in error.value.reason
+
+
+@pytest.mark.parametrize(
+    "source,encoding",
+    [
+        (b"# coding: latin-1\nx = 1\n", "iso8859-1"),
+        (b"#!/usr/bin/env python\n# coding: latin-1\nx = 1\n", "iso8859-1"),
+        (b"#!/usr/bin/env python\n\n# coding: latin-1\n", "utf-8"),  # the third line is too late
+        (b"# coding: latin-1", "iso8859-1"),  # no line break at all
+        (b"\xef\xbb\xbfx = 1\n", "utf-8-sig"),
+        (b"x = 1\n", "utf-8"),
+    ],
+)
+def test_source_encoding_reads_the_cookie_of_the_first_two_lines(source, encoding):
+    assert source_encoding(source) == encoding
 
 
 def test_bare_star_goes_with_the_last_keyword_only_parameter():

@@ -9,7 +9,7 @@ import pytest
 
 from support.privileges import permissions_enforced, world_readable_dir
 
-from acp_migrate.engine.discover import discover
+from acp_migrate.engine.discover import discover, under
 
 
 def touch(path: Path, content: str = "x = 1\n") -> Path:
@@ -212,3 +212,22 @@ def test_unreadable_directory_is_reported_not_silently_skipped() -> None:
 
     assert names(result.files, tmp_path) == ["a.py"]
     assert [(Path(e.path).name, e.reason) for e in result.errors] == [("locked", "permission denied")]
+
+
+@pytest.mark.parametrize(
+    "path,base,expected",
+    [
+        ("/a/b/c.py", "/a", "b/c.py"),
+        ("/a/b/c.py", "/a/", "b/c.py"),
+        ("/a/b..c/d.py", "/a", "b..c/d.py"),  # dots in a name are not a parent folder
+        ("/a/../x.py", "/a", None),  # spelled below /a, but is not
+        ("/a/b/../../x.py", "/a", None),
+        ("/ab/c.py", "/a", None),
+        ("/a", "/a", None),
+    ],
+)
+def test_under_takes_only_paths_spelled_below_the_base(path: str, base: str, expected: str | None) -> None:
+    def native(spelling: str) -> str:
+        return spelling.replace("/", os.sep)
+
+    assert under(native(path), native(base)) == (None if expected is None else native(expected))

@@ -34,6 +34,21 @@ def test_read_does_not_trust_the_size_the_file_system_reports(tmp_path: Path) ->
     assert read_source(str(big)) == big.read_bytes()
 
 
+def test_read_goes_on_past_a_stale_size(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The file grew after fstat: reading the old size plus one byte gets a full buffer,
+    # so the read goes on to the end.
+    grown = tmp_path / "grown.py"
+    grown.write_bytes(b"x = 1\n" * 1000)
+    real_fstat = os.fstat
+
+    def stale_fstat(fd: int) -> os.stat_result:
+        status = real_fstat(fd)
+        return os.stat_result((status.st_mode, *status[1:6], 10, *status[7:]))
+
+    monkeypatch.setattr(files.os, "fstat", stale_fstat)
+    assert read_source(str(grown)) == grown.read_bytes()
+
+
 def test_read_a_directory_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(FileAccessError) as caught:
         read_source(str(tmp_path))

@@ -1,6 +1,6 @@
 """`check` hollows out top-level definitions that cannot matter (engine/hollow.py):
-kept lines stay byte for byte where they were, and what `check` reports is exactly what
-the whole-file analysis (`fix`, `diff`) reports."""
+kept lines stay byte for byte, each line maps back to its original line, and what
+`check` reports is exactly what the whole-file analysis (`fix`, `diff`) reports."""
 
 from __future__ import annotations
 
@@ -48,32 +48,85 @@ FILLER = (
 def hollow(source: str) -> str | None:
     data = source.encode()
     result = hollow_out(data, ast.parse(data))
-    return None if result is None else result.decode()
+    return None if result is None else result.source.decode()
 
 
-def test_bodies_without_tokens_become_one_ellipsis_and_blank_lines() -> None:
+def test_bodies_without_tokens_become_one_ellipsis_line() -> None:
     source = FILLER.format(n=1) + LEGACY
+    result = hollow_out(source.encode(), ast.parse(source))
+
+    assert result is not None
+    before = source.splitlines(keepends=True)
+    # The function's body (lines 6-7) and the class's (11-16) become one line each;
+    # headers, decorators and the lines between definitions stay.
+    expected = [*before[:5], "    ...\n", *before[7:10], "    ...\n", *before[16:]]
+    assert result.source.decode() == "".join(expected)
+    assert result.origin == [1, 2, 3, 4, 5, 6, 8, 9, 10, 11, *range(17, len(before) + 2)]
+    assert result.source.decode().endswith(LEGACY)
+    ast.parse(result.source)
+
+
+@pytest.mark.parametrize("newline", ["\r\n", "\r"])
+def test_line_endings_are_kept(newline: str) -> None:
+    source = (FILLER.format(n=1) + LEGACY).replace("\n", newline)
     result = hollow(source)
 
     assert result is not None
-    before, after = source.splitlines(keepends=True), result.splitlines(keepends=True)
-    assert len(before) == len(after)
-    changed = [i for i, (a, b) in enumerate(zip(before, after)) if a != b]
-    # The function's body (lines 6-7) and the class's (11-16, 14 already blank); headers
-    # and decorators stay.
-    assert [i + 1 for i in changed] == [6, 7, 11, 12, 13, 15, 16]
-    assert after[5] == "    ...\n" and after[10] == "    ...\n"
-    assert all(after[i] == "\n" for i in changed if after[i] != "    ...\n")
-    assert result.endswith(LEGACY)
-    ast.parse(result)
+    assert result == hollow(FILLER.format(n=1) + LEGACY).replace("\n", newline)
+    assert f"    ...{newline}" in result
 
 
-def test_line_endings_are_kept() -> None:
-    source = (FILLER.format(n=1) + LEGACY).replace("\n", "\r\n")
-    result = hollow(source)
+def test_a_body_ending_the_file_keeps_its_missing_line_break() -> None:
+    assert hollow("x = 1\n\ndef f():\n    return 1") == "x = 1\n\ndef f():\n    ..."
 
-    assert result is not None and "\n" not in result.replace("\r\n", "")
-    assert len(result.splitlines()) == len(source.splitlines())
+
+MAPPED = (
+    "x = 1\n"  # before
+    "\n"
+    "@decorate(\n"
+    "    'x')\n"
+    "def documented(a,\n"
+    "               b):\n"
+    '    """A docstring\n'
+    '    spanning lines."""\n'
+    "    return a\n"
+    "# between\n"
+    "y = [\n"
+    "    2]\n"
+    "class Empty:\n"
+    "    pass\n"
+    "\n"
+    "    # trailing comment\n"
+    "def last():\n"
+    "    return 3\n"
+    "z = 4\n"  # after
+)
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_hollowed_lines_map_to_their_original_lines(newline: str) -> None:
+    source = MAPPED.replace("\n", newline).encode()
+    result = hollow_out(source, ast.parse(source))
+
+    assert result is not None
+    before, after = source.splitlines(keepends=True), result.source.splitlines(keepends=True)
+    ellipsis = b"    ..." + newline.encode()
+    assert after.count(ellipsis) == 3
+    assert [result.original_line(n) for n in range(1, len(after) + 1)] == [
+        1, 2, 3, 4, 5, 6,  # the decorated function's header
+        7,  # its body (lines 7-9, the docstring first), one `...`
+        10, 11, 12, 13,
+        14,  # the class body
+        15, 16, 17,  # the comment after it is not part of the body
+        18,  # the last function's body
+        19,
+    ]  # fmt: skip
+    for number, line in enumerate(after, start=1):
+        if line != ellipsis:
+            assert line == before[result.original_line(number) - 1]
+    # Past the end (where a module ends after its last line break), shifted alike.
+    assert result.original_line(len(after) + 1) == len(before) + 1
+    assert result.original_line(len(after) + 3) == len(before) + 3
 
 
 @pytest.mark.parametrize(
@@ -97,6 +150,37 @@ def test_a_definition_importing_a_name_the_kept_code_uses_stays_whole() -> None:
 
     assert result is not None
     assert importer in result and "from os import path" not in result
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        "if flag:\n        import AgentCapabilities\n",
+        "try:\n        pass\n    except E:\n        import AgentCapabilities\n",
+        "try:\n        pass\n    finally:\n        import AgentCapabilities\n",
+        "for x in y:\n        pass\n    else:\n        import AgentCapabilities\n",
+        "match y:\n        case 1:\n            import AgentCapabilities\n",
+        "with k:\n        from acp.schema import AgentCapabilities\n",
+        "class Inner:\n        async def f(self):\n            import AgentCapabilities\n",
+    ],
+)
+def test_an_import_nested_in_any_block_keeps_its_definition_whole(block: str) -> None:
+    importer = "def setup():\n    " + block
+    other = "def unrelated():\n    import os\n    return os\n"
+    result = hollow(importer + "\n\n" + other + "\n\n" + LEGACY.split("\n\n\n", 1)[1])
+
+    assert result is not None and importer in result and "return os" not in result
+
+
+def test_a_name_the_module_docstring_mentions_is_not_a_use() -> None:
+    # (sqlalchemy's pysqlite.py: its 437-line docstring names the modules its methods import)
+    docstring = '"""Uses sqlite3 when it can.\n\nMore prose.\n"""\n\n'
+    importer = "def connect():\n    import sqlite3\n    return sqlite3.connect()\n"
+    source = docstring + importer + "\n\n" + LEGACY.split("\n\n\n", 1)[1]
+    result = hollow(source)
+
+    assert result is not None and "import sqlite3" not in result and result.startswith(docstring)
+    assert_check_matches_whole_file(source.encode())
 
 
 # -- check reports what the whole-file analysis reports -----------------------------------------
@@ -157,6 +241,44 @@ def test_positions_come_from_the_original_lines() -> None:
 
     assert re.search(r"slash_commands=commands", line)
     assert line[finding.column - 1 :].startswith("slash_commands=commands")
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_suppressions_are_matched_on_the_original_lines(newline: str) -> None:
+    source = (
+        "from acp.schema import AgentCapabilities\n\n\n"
+        + FILLER.format(n=1)
+        + "a = AgentCapabilities(load_session=True, slash_commands=[])  # acp-migrate: ignore[ACP001]\n\n\n"
+        + FILLER.format(n=2)
+        + "b = AgentCapabilities(load_session=True, slash_commands=[])  # acp-migrate: ignore[ACP004]\n"
+    ).replace("\n", newline).encode()
+    last = len(source.splitlines())
+
+    def reported(fix: bool):
+        analysis = analyze_source(source, path="agent.py", fix=fix, report_unused_suppressions=True)
+        return [(f.line, f.column, f.end_line, f.code) for f in analysis.findings]
+
+    assert hollow_out(source, ast.parse(source)) is not None
+    assert reported(fix=False) == reported(fix=True)
+    assert [(line, code) for line, _, _, code in reported(fix=False)] == [(last, "ACP001"), (last, "ACP100")]
+
+
+def test_a_libcst_syntax_error_is_reported_at_its_original_line(monkeypatch) -> None:
+    import libcst as cst
+
+    # Syntax CPython reads but LibCST would not: the error names the line of `marked`.
+    def parse_module(source: bytes):
+        lines = source.splitlines()
+        number = next(n for n, line in enumerate(lines, start=1) if b"marked" in line)
+        raise cst.ParserSyntaxError("unsupported", lines=[], raw_line=number, raw_column=4)
+
+    monkeypatch.setattr(cst, "parse_module", parse_module)
+    source = (FILLER.format(n=1) * 2 + LEGACY + "marked = 1\n").encode()
+    line = len(source.splitlines())
+
+    assert hollow_out(source, ast.parse(source)) is not None
+    assert outcome(source, fix=False) == outcome(source, fix=True)
+    assert outcome(source, fix=False) == ("error", f"syntax error at line {line}, column 5: unsupported")
 
 
 @pytest.mark.parametrize("path", PYTHON_GOLDEN, ids=[f"{p.parent.parent.name}/{p.name}" for p in PYTHON_GOLDEN])

@@ -43,6 +43,17 @@ def test_prefilter_covers_every_rule():
         assert set(rule.triggers) <= set(prefilter.TOKENS)
 
 
+@pytest.mark.parametrize("token", prefilter.TOKENS)
+def test_prefilter_passes_a_file_with_any_token(token):
+    for source in (token, b"x = 1\n" * 100 + b"y = f(" + token + b")\n", token + b"\n" + b"z = 2\n" * 100):
+        assert prefilter.may_contain_legacy(source)
+
+
+def test_prefilter_clears_near_misses():
+    for source in (b"", b"commands = []\n", b"slash commands\n", b"slash_command = 1\n", b"acp-migrate: todo\n"):
+        assert not prefilter.may_contain_legacy(source)
+
+
 @pytest.mark.parametrize(
     "rule,index,example", EXAMPLES, ids=[f"{r.code}-{i}" for r, i, _ in EXAMPLES]
 )

@@ -50,6 +50,15 @@ def test_a_suppressed_line_is_neither_reported_nor_fixed(comment: str) -> None:
     assert f"b = AgentCapabilities(load_session=True, slash_commands=[]){comment}\n" in fixed
 
 
+@pytest.mark.parametrize("newline", ["\r\n", "\r"])
+def test_suppressions_are_found_whatever_the_line_endings(newline: str) -> None:
+    source = TWO_CALLS.format(comment="  # acp-migrate: ignore[ACP001]").replace("\n", newline)
+
+    analysis = analyse(source, report_unused_suppressions=True)
+
+    assert codes(analysis.findings) == [(3, "ACP001")]
+
+
 def test_a_suppression_of_another_code_does_not_silence() -> None:
     analysis = analyse(TWO_CALLS.format(comment="  # acp-migrate: ignore[ACP004]"))
 

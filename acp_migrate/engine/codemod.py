@@ -25,8 +25,10 @@ def source_encoding(source: bytes) -> str:
     """The encoding Python would read `source` with (BOM, PEP 263 cookie, else UTF-8)."""
     if source.startswith(_BOM):
         return "utf-8-sig"
-    head = b"\n".join(source.split(b"\n", 2)[:2])
-    match = _COOKIE.search(head)
+    # The cookie counts on the first two lines only (without copying the rest).
+    first = source.find(b"\n")
+    second = source.find(b"\n", first + 1) if first != -1 else -1
+    match = _COOKIE.search(source[:second] if second != -1 else source)
     if match is None:
         return "utf-8"
     name = match.group(1).decode("ascii")
@@ -41,6 +43,8 @@ def check_decodable(source: bytes) -> str:
     if b"\0" in source:
         raise SourceError("binary file: contains NUL bytes")
     encoding = source_encoding(source)
+    if encoding == "utf-8" and source.isascii():  # most files: ASCII is UTF-8
+        return encoding
     try:
         source.decode(encoding)
     except UnicodeDecodeError as error:
@@ -209,15 +213,14 @@ def analyze_source(
     Raises SourceError when the file cannot be analysed.
     """
     encoding = check_decodable(source)
+    candidate = may_contain_legacy(source)
+    # The hot path: a file without a token has nothing to report, unless unused
+    # suppression comments are asked for.
+    if not candidate and not report_unused_suppressions:
+        return SourceAnalysis(encoding=encoding)
     suffix = os.path.splitext(path)[1].lower()
     document = suffix not in PYTHON_SUFFIXES and suffix in _document_suffixes()
-    candidate = may_contain_legacy(source)
-    # Suppression comments matter only where something may be reported: on a clean
-    # file, only when unused ones are asked for (the hot path skips the scan).
-    if candidate or report_unused_suppressions:
-        report_filter = ReportFilter.for_source(source, encoding, settings, python=not document)
-    else:
-        report_filter = ReportFilter(settings)
+    report_filter = ReportFilter.for_source(source, encoding, settings, python=not document)
     if not candidate:
         analysis = SourceAnalysis(encoding=encoding)
     elif document:
@@ -236,6 +239,10 @@ def analyze_source(
         analysis.findings = sorted([*analysis.findings, *unused], key=Finding.sort_key)
         analysis.remaining = sorted([*analysis.remaining, *unused], key=Finding.sort_key)
     return analysis
+
+
+def _same_line(line: int) -> int:
+    return line
 
 
 def _counterparts(module, tree, statements) -> set:
@@ -309,19 +316,25 @@ def _analyze_candidate(
 
     tree = parse_for_screening(source)
     parsed = source
+    original_line = _same_line  # of a line of `parsed`
     if tree is not None and not fix:
-        # check reports without editing: LibCST may skip what cannot matter (hollow.py).
-        hollow = hollow_out(source, tree)
-        hollow_tree = parse_for_screening(hollow) if hollow is not None else None
+        # check reports without editing: LibCST need not parse what cannot matter. The
+        # hollowed source is shorter (hollow.py): its lines map back to the original's.
+        hollowed = hollow_out(source, tree)
+        try:
+            hollow_tree = parse_for_screening(hollowed.source) if hollowed is not None else None
+        except SourceError:
+            hollow_tree = None
         if hollow_tree is not None:  # (it always parses; the whole source is the fallback)
-            parsed, tree = hollow, hollow_tree
+            parsed, tree, original_line = hollowed.source, hollow_tree, hollowed.original_line
     if tree is not None:
         check_depth(tree, parsed)
     try:
         module = cst.parse_module(parsed)
     except cst.ParserSyntaxError as error:
         message = " ".join(error.message.split())
-        raise SourceError(f"syntax error at line {error.raw_line}, column {error.raw_column + 1}: {message}") from None
+        line = original_line(error.raw_line)
+        raise SourceError(f"syntax error at line {line}, column {error.raw_column + 1}: {message}") from None
     except RecursionError:
         raise SourceError("too deeply nested to parse") from None
 
@@ -345,9 +358,9 @@ def _analyze_candidate(
         where = positions[report.node]
         return Finding(
             path=path,
-            line=where.start.line,
+            line=original_line(where.start.line),
             column=where.start.column + 1,
-            end_line=where.end.line,
+            end_line=original_line(where.end.line),
             end_column=where.end.column + 1,
             code=report.code,
             message=report.message,

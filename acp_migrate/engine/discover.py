@@ -85,38 +85,60 @@ class Discovery:
 
 def discover(paths: Sequence[str | os.PathLike[str]] = (), options: DiscoveryOptions | None = None) -> Discovery:
     """Expand PATH arguments (default `.`) into the files to analyse."""
+    errors: list[PathError] = []
+    files = sorted(iter_files(paths, options, errors))
+    return Discovery(files=files, errors=sorted(errors, key=lambda error: (error.path, error.reason)))
+
+
+def iter_files(
+    paths: Sequence[str | os.PathLike[str]] = (),
+    options: DiscoveryOptions | None = None,
+    errors: list[PathError] | None = None,
+) -> Iterator[str]:
+    """The files `discover` finds, unsorted; what cannot be looked at goes to `errors`.
+
+    One PATH argument streams: files come as the walk meets them (each once, as
+    symlinks are not followed), so their analysis can start while the walk goes on.
+    Several are expanded first, to take a file reached two ways once."""
     options = options or DEFAULT_DISCOVERY
     selector = FileSelector(options)
-    errors: list[PathError] = []
-    # Keyed by the resolved path so one file reached two ways is analysed once.
+    errors = [] if errors is None else errors
+    arguments = [os.path.abspath(os.fspath(argument)) for argument in paths or (".",)]
+    if len(arguments) == 1:
+        yield from (path for path, _ in _expand(arguments[0], selector, errors, real_paths=False))
+        return
+    # Keyed by the resolved path; the smallest spelling wins, so the argument order
+    # does not change the output.
     found: dict[str, str] = {}
+    for argument in arguments:
+        for path, real_path in _expand(argument, selector, errors, real_paths=True):
+            found[real_path] = min(found.get(real_path, path), path)
+    yield from found.values()
 
-    def add(real_path: str, path: str) -> None:
-        # The smallest spelling wins, so the argument order does not change the output.
-        found[real_path] = min(found.get(real_path, path), path)
 
-    for argument in paths or (".",):
-        path = os.path.abspath(os.fspath(argument))
-        if os.path.isdir(path):
-            if options.force_exclude and selector.excluded(path, is_dir=True):
-                continue
-            real_root = os.path.realpath(path)
-            for file_path in _walk(path, selector, errors):
-                inside = under(file_path, path)
-                real_path = os.path.join(real_root, inside if inside is not None else os.path.relpath(file_path, path))
-                add(real_path, file_path)
-        elif os.path.lexists(path) and not os.path.exists(path):
-            errors.append(PathError(path=path, reason="broken symbolic link"))
-        elif os.path.lexists(path):
-            if options.force_exclude and selector.excluded(path, is_dir=False):
-                continue
-            add(os.path.realpath(path), path)
-        else:
-            errors.append(PathError(path=path, reason=_missing_reason(path)))
-    return Discovery(
-        files=sorted(found.values()),
-        errors=sorted(errors, key=lambda error: (error.path, error.reason)),
-    )
+def _expand(
+    path: str, selector: FileSelector, errors: list[PathError], *, real_paths: bool
+) -> Iterator[tuple[str, str | None]]:
+    """(file, its resolved path when `real_paths`) for one absolute PATH argument."""
+    options = selector.options
+    if os.path.isdir(path):
+        if options.force_exclude and selector.excluded(path, is_dir=True):
+            return
+        if not real_paths:
+            yield from ((file_path, None) for file_path in _walk(path, selector, errors))
+            return
+        real_root = os.path.realpath(path)
+        for file_path in _walk(path, selector, errors):
+            inside = under(file_path, path)
+            yield file_path, os.path.join(real_root, inside if inside is not None else os.path.relpath(file_path, path))
+    elif os.path.lexists(path) and not os.path.exists(path):
+        errors.append(PathError(path=path, reason="broken symbolic link"))
+    elif os.path.lexists(path):
+        if options.force_exclude and selector.excluded(path, is_dir=False):
+            return
+        yield path, os.path.realpath(path) if real_paths else None
+    else:
+        errors.append(PathError(path=path, reason=_missing_reason(path)))
 
 
 def is_skipped_dir(entry: os.DirEntry[str]) -> bool:
@@ -153,28 +175,30 @@ class FileSelector:
             return True
         return self._gitignore is not None and self._gitignore.ignored(path, is_dir=is_dir)
 
-    def skips_dir(self, entry: os.DirEntry[str]) -> bool:
+    def skips_dir(self, entry: os.DirEntry[str], directory: str) -> bool:
+        """For a walk: `entry` was listed in `directory`."""
         if is_skipped_dir(entry):
             return True
-        return self._skipped(entry.path, entry.name, is_dir=True)
+        return self._skipped(entry, directory, is_dir=True)
 
-    def takes_file(self, entry: os.DirEntry[str]) -> bool:
+    def takes_file(self, entry: os.DirEntry[str], directory: str) -> bool:
+        """For a walk: `entry` was listed in `directory`."""
         relative = self._relative(entry.path) if self._include.anchored else None
         if relative is not None:
             if not self._include.matches(relative, is_dir=False):
                 return False
         elif not self._include.matches_name(entry.name, is_dir=False):
             return False
-        return not self._skipped(entry.path, entry.name, is_dir=False)
+        return not self._skipped(entry, directory, is_dir=False)
 
-    def _skipped(self, path: str, name: str, *, is_dir: bool) -> bool:
-        relative = self._relative(path) if self._exclude.anchored else None
+    def _skipped(self, entry: os.DirEntry[str], directory: str, *, is_dir: bool) -> bool:
+        relative = self._relative(entry.path) if self._exclude.anchored else None
         if relative is not None:
             if self._exclude.matches(relative, is_dir=is_dir):
                 return True
-        elif self._exclude.matches_name(name, is_dir=is_dir):
+        elif self._exclude.matches_name(entry.name, is_dir=is_dir):
             return True
-        return self._gitignore is not None and self._gitignore.ignored(path, is_dir=is_dir)
+        return self._gitignore is not None and self._gitignore.ignored_in(directory, entry.name, is_dir=is_dir)
 
     def _relative(self, path: str) -> str | None:
         """`path` relative to the root, with `/`; None outside the root."""
@@ -274,10 +298,13 @@ class GitIgnore:
         self._real_paths: dict[str, str] = {}
 
     def ignored(self, path: str, *, is_dir: bool) -> bool:
+        return self.ignored_in(*os.path.split(path), is_dir=is_dir)
+
+    def ignored_in(self, directory: str, name: str, *, is_dir: bool) -> bool:
+        """`name` in `directory` is ignored (the walk's question: no path to split)."""
         if self._git is None:
             return False
-        directory, name = os.path.split(path)
-        folder = self._folder(directory)
+        folder = self._folders[directory] if directory in self._folders else self._folder(directory)
         if folder is None:
             return False
         if folder.inside_ignored:
@@ -293,10 +320,12 @@ class GitIgnore:
         # ignored or not by the repository around it).
         top = self._work_tree(directory)
         folder = None
-        if top is not None:
-            files, dirs = self._ignored_in(top)
-            relative = os.path.relpath(self._real_path(directory), top).replace(os.sep, "/")
-            if (files or dirs) and relative != ".." and not relative.startswith("../"):
+        files, dirs = self._ignored_in(top) if top is not None else ((), ())
+        if top is not None and (files or dirs):
+            real = self._real_path(directory)
+            inside_top = "" if real == top else under(real, top)
+            relative = (inside_top if inside_top is not None else os.path.relpath(real, top)).replace(os.sep, "/")
+            if relative != ".." and not relative.startswith("../"):
                 relative = "" if relative == "." else relative
                 parts = relative.split("/") if relative else []
                 inside = any("/".join(parts[: index + 1]) in dirs for index in range(len(parts)))
@@ -381,9 +410,10 @@ def under(path: str, base: str) -> str | None:
     """`path` relative to `base` when it is spelled as `base` followed by more parts
     (as the walk builds them), else None: then ask `os.path.relpath`."""
     prefix = base if base.endswith(os.sep) else base + os.sep
-    if path.startswith(prefix) and os.pardir not in path[len(prefix) :].split(os.sep):
-        return path[len(prefix) :]
-    return None
+    if not path.startswith(prefix):
+        return None
+    rest = path[len(prefix) :]
+    return rest if os.pardir not in rest or os.pardir not in rest.split(os.sep) else None
 
 
 def _walk(root: str, selector: FileSelector, errors: list[PathError]) -> Iterator[str]:
@@ -401,9 +431,9 @@ def _walk(root: str, selector: FileSelector, errors: list[PathError]) -> Iterato
                 if entry.is_symlink():
                     continue
                 if entry.is_dir(follow_symlinks=False):
-                    if not selector.skips_dir(entry):
+                    if not selector.skips_dir(entry, directory):
                         pending.append(entry.path)
-                elif entry.is_file(follow_symlinks=False) and selector.takes_file(entry):
+                elif entry.is_file(follow_symlinks=False) and selector.takes_file(entry, directory):
                     yield entry.path
             except OSError as exc:
                 errors.append(PathError(path=entry.path, reason=describe_os_error(exc)))

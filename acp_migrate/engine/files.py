@@ -5,7 +5,6 @@ from __future__ import annotations
 import errno
 import os
 import stat
-import tempfile
 
 _REASONS = {
     errno.EACCES: "permission denied",
@@ -51,11 +50,15 @@ def read_source(path: str) -> bytes:
         if not stat.S_ISREG(status.st_mode):
             raise FileAccessError("not a regular file")
         # Plain os.read, no file object: a third faster on thousands of small files.
-        # Read until EOF: the size may be stale (a growing file) or unknown (/proc).
-        chunks = [os.read(fd, status.st_size + 1)]
+        # A short read of a regular file is its end; past the size it may have grown,
+        # and a size of 0 may be unknown (/proc): then read until EOF.
+        data = os.read(fd, status.st_size + 1)
+        if 0 < len(data) <= status.st_size:
+            return data
+        chunks = [data]
         while chunks[-1]:
             chunks.append(os.read(fd, 1 << 16))
-        return chunks[0] if len(chunks) == 2 else b"".join(chunks)
+        return b"".join(chunks)
     except OSError as exc:
         raise FileAccessError(describe_os_error(exc)) from exc
     finally:
@@ -82,6 +85,8 @@ def write_atomic(path: str, data: bytes) -> None:
 
     directory, name = os.path.split(target)
     try:
+        import tempfile  # only fix writes: not on a check's start-up path
+
         fd, temp_path = tempfile.mkstemp(prefix=f".{name}.", suffix=".acp-migrate.tmp", dir=directory)
     except OSError as exc:
         raise FileAccessError(describe_os_error(exc)) from exc

@@ -4,10 +4,12 @@ A file passes the byte prefilter for one legacy token, often in a few lines of a
 module (a test file with a helper at the end). Reporting needs no edits, so LibCST
 need not parse the rest: each top-level `def` or `class` whose source holds no
 prefilter token keeps its header lines (decorators, signature, bases: the names and
-hierarchy rules resolve against) and its body becomes one `...` line followed by
-blank lines, unless it imports a name the kept code uses (rules resolve names through
-every import of the file). Every kept line stays where it was, byte for byte, so
-positions do not change.
+hierarchy rules resolve against) and its body becomes one `...` line, unless it
+imports a name the kept code uses (rules resolve names through every import of the
+file). The body's other lines are dropped, not blanked: LibCST makes a node of every
+blank line, and the traversal and `cst/positions.py` would pay for each. Kept lines
+stay byte for byte, so columns do not change; `Hollowed.original_line` maps a line of
+the hollowed source back to the original's.
 
 Only `check` does this; `fix` and `diff` parse the whole file (their removals of
 orphaned imports count mentions everywhere) but their traversal skips the same
@@ -19,6 +21,8 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
+from typing import NamedTuple
 
 from acp_migrate.engine.prefilter import may_contain_legacy
 
@@ -41,7 +45,7 @@ def _irrelevant(lines: list[bytes], tree: ast.Module) -> list[ast.stmt]:
         segment = b"".join(lines[_first_line(statement) - 1 : statement.end_lineno or statement.lineno])
         if isinstance(statement, _DEFINITIONS) and _hollowable(statement, lines) and not may_contain_legacy(segment):
             candidates.append((statement, segment))
-        else:
+        elif statement is not _docstring(tree):  # prose: its words use no name
             kept.append(segment)
     # An import inside a definition binds its name for the whole file, as rules resolve
     # names: keep the definition when a kept statement uses a name it imports.
@@ -53,20 +57,43 @@ def _irrelevant(lines: list[bytes], tree: ast.Module) -> list[ast.stmt]:
     ]
 
 
-def hollow_out(source: bytes, tree: ast.Module) -> bytes | None:
+class Hollowed(NamedTuple):
+    """The hollowed source, and where each of its lines comes from."""
+
+    source: bytes
+    # origin[i]: the original (1-based) line of line i + 1; one more entry for the line
+    # after the last (where a module ends when its source ends with a line break).
+    origin: list[int]
+
+    def original_line(self, line: int) -> int:
+        """The original line of `line` of the hollowed source (1-based)."""
+        if 1 <= line <= len(self.origin):
+            return self.origin[line - 1]
+        return line + self.origin[-1] - len(self.origin) if line > 0 else line
+
+
+def hollow_out(source: bytes, tree: ast.Module) -> Hollowed | None:
     """`source` with the bodies of the top-level definitions that cannot matter replaced
     (see the module docstring), or None when there is none to replace."""
     lines = source.splitlines(keepends=True)
     irrelevant = _irrelevant(lines, tree)
     if not irrelevant:
         return None
-    for statement in irrelevant:
+    kept: list[bytes] = []
+    origin: list[int] = []
+    copied = 0  # lines[:copied] are done
+    for statement in irrelevant:  # in source order
         start, end = _first_line(statement.body[0]) - 1, statement.end_lineno or statement.lineno  # type: ignore[attr-defined]
+        kept += lines[copied:start]
+        origin += range(copied + 1, start + 1)
         indent = _LEADING_SPACE.match(lines[start]).group()
-        lines[start] = indent + b"..." + _line_ending(lines[start])
-        for index in range(start + 1, end):
-            lines[index] = _line_ending(lines[index])
-    return b"".join(lines)
+        # The last line's ending: a source without a final line break keeps none.
+        kept.append(indent + b"..." + _line_ending(lines[end - 1]))
+        origin.append(start + 1)
+        copied = end
+    kept += lines[copied:]
+    origin += range(copied + 1, len(lines) + 2)
+    return Hollowed(b"".join(kept), origin)
 
 
 def _hollowable(statement: ast.stmt, lines: list[bytes]) -> bool:
@@ -79,6 +106,13 @@ def _hollowable(statement: ast.stmt, lines: list[bytes]) -> bool:
     return len(_LEADING_SPACE.match(lines[start - 1]).group()) == first.col_offset
 
 
+def _docstring(tree: ast.Module) -> ast.stmt | None:
+    first = tree.body[0] if tree.body else None
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+        return first
+    return None
+
+
 def _first_line(statement: ast.stmt) -> int:
     """The line a statement starts on, its decorators included (`lineno` is the `def` line)."""
     decorators = getattr(statement, "decorator_list", ())
@@ -87,13 +121,24 @@ def _first_line(statement: ast.stmt) -> int:
 
 def _imported_names(statement: ast.stmt) -> set[bytes]:
     names: set[bytes] = set()
-    for node in ast.walk(statement):
+    for node in _statements(statement):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             for alias in node.names:
                 name = alias.asname or alias.name.split(".")[0]
                 # A non-ASCII name may be spelled otherwise in a legacy encoding: count it used.
                 names.add(name.encode() if name.isascii() else b"*")
     return names
+
+
+def _statements(statement: ast.AST) -> Iterator[ast.AST]:
+    """`statement` and every statement inside it; not expressions, which hold no import
+    (ast.walk would visit every node of a long body)."""
+    pending = [statement]
+    while pending:
+        node = pending.pop()
+        yield node
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            pending.extend(getattr(node, field, ()))
 
 
 def _line_ending(line: bytes) -> bytes:

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import chain, islice
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from acp_migrate.engine.codemod import analyze_source
-from acp_migrate.engine.discover import DiscoveryOptions, discover, under
+from acp_migrate.engine.codemod import analyze_source, check_decodable
+from acp_migrate.engine.discover import DiscoveryOptions, PathError, iter_files, under
 from acp_migrate.engine.files import FileAccessError, describe_os_error, read_source, write_atomic
 from acp_migrate.engine.prefilter import may_contain_legacy
 from acp_migrate.findings import Finding, SourceError
@@ -124,26 +126,34 @@ def run(
     """
     mode = Mode(mode)
     cwd = os.getcwd()
-    discovery = discover(paths, discovery_options)
-    jobs = [
-        FileJob(
-            path=p,
-            display_path=display_path(p, cwd),
-            mode=mode,
-            settings=settings,
-            report_unused_suppressions=report_unused_suppressions,
-        )
-        for p in discovery.files
-    ]
+    path_errors: list[PathError] = []
+    found = 0
+
+    def discovered() -> Iterator[FileJob]:
+        nonlocal found
+        for path in iter_files(paths, discovery_options, path_errors):
+            found += 1
+            yield FileJob(
+                path=path,
+                display_path=display_path(path, cwd),
+                mode=mode,
+                settings=settings,
+                report_unused_suppressions=report_unused_suppressions,
+            )
+
     outcomes = []
-    for outcome in process_all(jobs):
+    for outcome in process_all(discovered()):
         outcomes.append(outcome)
         if progress is not None:
-            progress(len(outcomes), len(jobs))
+            # The walk may still be going on: the total grows until it ends.
+            progress(len(outcomes), found)
     return RunResult(
         mode=mode,
         files=sorted(outcomes, key=lambda outcome: outcome.path),
-        path_errors=[FileError(path=display_path(e.path, cwd), reason=e.reason) for e in discovery.errors],
+        path_errors=sorted(
+            (FileError(path=display_path(e.path, cwd), reason=e.reason) for e in path_errors),
+            key=lambda e: (e.path, e.reason),
+        ),
     )
 
 
@@ -203,36 +213,34 @@ def _internal_error(exc: Exception) -> str:
 
 # Parallelism. Screening a file (read, prefilter) costs microseconds; parsing and
 # rewriting one costs milliseconds. A big run goes to a pool of worker processes, one per
-# core, in batches: on a clean tree reading and screening are the work and split across
-# cores; on a legacy one the parsing does. A small run is screened here, and only the
-# files the prefilter passes go to the pool, as soon as there are PARALLEL_MIN_FILES of
-# them: fewer stay here, so a small run never pays for starting workers (nor, when clean,
-# for importing LibCST).
+# core, in batches sent while the walk goes on: on a clean tree reading and screening
+# are the work and split across cores; on a legacy one the parsing does. A small run is
+# screened here, and only the files the prefilter passes go to the pool, as soon as
+# there are PARALLEL_MIN_FILES of them: fewer stay here, so a small run never pays for
+# starting workers (nor, when clean, for importing LibCST).
 PARALLEL_MIN_FILES = 4
 POOL_SCREENS_MIN_FILES = 512
-BATCHES_PER_WORKER = 8
+BATCH_FILES = 256
 
 
-def process_all(jobs: Sequence[FileJob], workers: int | None = None) -> Iterator[FileOutcome]:
-    """`process_file` over `jobs`, one outcome each, in completion order (sort them)."""
+def process_all(jobs: Iterable[FileJob], workers: int | None = None) -> Iterator[FileOutcome]:
+    """`process_file` over `jobs`, one outcome each, in completion order (sort them).
+
+    `jobs` may be a stream (a walk going on): the first POOL_SCREENS_MIN_FILES decide
+    how the run goes."""
     workers = _available_cores() if workers is None else workers
-    if workers < 2 or len(jobs) < PARALLEL_MIN_FILES:
-        yield from map(process_file, jobs)
-    elif len(jobs) >= POOL_SCREENS_MIN_FILES and _differ_only_in_paths(jobs):
-        yield from _process_in_batches(jobs, workers)
+    jobs = iter(jobs)
+    head = list(islice(jobs, max(POOL_SCREENS_MIN_FILES, PARALLEL_MIN_FILES)))
+    everything = chain(head, jobs)
+    if workers < 2 or len(head) < PARALLEL_MIN_FILES:
+        yield from map(process_file, everything)
+    elif len(head) >= POOL_SCREENS_MIN_FILES:
+        yield from _process_in_batches(everything, workers)
     else:
-        yield from _screen_here(jobs, workers)
+        yield from _screen_here(everything, workers)
 
 
-def _differ_only_in_paths(jobs: Sequence[FileJob]) -> bool:
-    def shared(job: FileJob) -> tuple:
-        return (job.mode, job.settings, job.report_unused_suppressions)
-
-    first = shared(jobs[0])
-    return all(shared(job) == first for job in jobs)
-
-
-def _screen_here(jobs: Sequence[FileJob], workers: int) -> Iterator[FileOutcome]:
+def _screen_here(jobs: Iterable[FileJob], workers: int) -> Iterator[FileOutcome]:
     pool = _ParsePool(workers)
     try:
         yield from _screen(jobs, pool.add)
@@ -241,7 +249,7 @@ def _screen_here(jobs: Sequence[FileJob], workers: int) -> Iterator[FileOutcome]
         pool.close()
 
 
-def _screen(jobs: Sequence[FileJob], candidate: Callable[[FileJob], None]) -> Iterator[FileOutcome]:
+def _screen(jobs: Iterable[FileJob], candidate: Callable[[FileJob], None]) -> Iterator[FileOutcome]:
     """Process here the files the prefilter clears (or that cannot be read: process_file
     says why); hand the others to `candidate`, to be re-read where they are analysed
     (the bytes a worker writes over are the bytes it analysed)."""
@@ -256,6 +264,26 @@ def _screen(jobs: Sequence[FileJob], candidate: Callable[[FileJob], None]) -> It
             yield process_file(job, source)
 
 
+def _batches(jobs: Iterable[FileJob], size: int) -> Iterator[list[FileJob]]:
+    """Runs of at most `size` jobs that differ only in their paths (see _process_batch)."""
+    batch: list[FileJob] = []
+    for job in jobs:
+        if batch and (len(batch) == size or not _same_but_path(job, batch[0])):
+            yield batch
+            batch = []
+        batch.append(job)
+    if batch:
+        yield batch
+
+
+def _same_but_path(job: FileJob, other: FileJob) -> bool:
+    return (job.mode, job.settings, job.report_unused_suppressions) == (
+        other.mode,
+        other.settings,
+        other.report_unused_suppressions,
+    )
+
+
 def _process_batch(template: FileJob, paths: Sequence[tuple[str, str]]) -> tuple[list[str], list[FileOutcome]]:
     """(display paths of the files with nothing to report, the other outcomes).
 
@@ -265,7 +293,14 @@ def _process_batch(template: FileJob, paths: Sequence[tuple[str, str]]) -> tuple
     clean: list[str] = []
     other: list[FileOutcome] = []
     for path, display in paths:
-        outcome = process_file(replace(template, path=path, display_path=display))
+        try:
+            source: bytes | None = read_source(path)
+        except Exception:
+            source = None  # process_file reads it again and says why
+        if source is not None and _nothing_to_report(source, template):
+            clean.append(display)
+            continue
+        outcome = process_file(replace(template, path=path, display_path=display), source)
         if outcome.findings or outcome.remaining or outcome.changed or outcome.error is not None:
             other.append(outcome)
         else:
@@ -273,29 +308,53 @@ def _process_batch(template: FileJob, paths: Sequence[tuple[str, str]]) -> tuple
     return clean, other
 
 
-def _process_in_batches(jobs: Sequence[FileJob], workers: int) -> Iterator[FileOutcome]:
+def _nothing_to_report(source: bytes, job: FileJob) -> bool:
+    """What `process_file` would find for a file without a token, without its cost per
+    file (a tree holds thousands): nothing, unless it cannot be decoded."""
+    if job.report_unused_suppressions or may_contain_legacy(source):
+        return False
+    try:
+        check_decodable(source)
+    except SourceError:
+        return False
+    return True
+
+
+def _process_in_batches(jobs: Iterable[FileJob], workers: int) -> Iterator[FileOutcome]:
     from concurrent.futures import as_completed
     from concurrent.futures.process import BrokenProcessPool
 
-    size = max(PARALLEL_MIN_FILES, -(-len(jobs) // (workers * BATCHES_PER_WORKER)))
-    batches = [jobs[start : start + size] for start in range(0, len(jobs), size)]
     executor = _start_executor(workers)
+    pending: dict = {}  # Future -> its batch
+    finished: deque = deque()  # futures done, filled by the executor's thread
     unfinished: list[FileJob] = []  # a worker died: see _ParsePool.outcomes
+
+    def outcomes_of(future) -> Iterator[FileOutcome]:
+        batch = pending.pop(future)
+        try:
+            clean, other = future.result()
+        except BrokenProcessPool:
+            unfinished.extend(batch)
+        except Exception as exc:  # the outcomes could not come back (pickling)
+            yield from (FileOutcome(path=job.display_path, error=_internal_error(exc)) for job in batch)
+        else:
+            yield from map(FileOutcome, clean)
+            yield from other
+
     try:
-        futures = {
-            executor.submit(_process_batch, batch[0], [(job.path, job.display_path) for job in batch]): batch
-            for batch in batches
-        }
-        for future in as_completed(futures):
+        for batch in _batches(jobs, BATCH_FILES):
             try:
-                clean, other = future.result()
+                future = executor.submit(_process_batch, batch[0], [(job.path, job.display_path) for job in batch])
             except BrokenProcessPool:
-                unfinished.extend(futures[future])
-            except Exception as exc:  # the outcomes could not come back (pickling)
-                yield from (FileOutcome(path=job.display_path, error=_internal_error(exc)) for job in futures[future])
-            else:
-                yield from map(FileOutcome, clean)
-                yield from other
+                unfinished.extend(batch)
+                continue
+            pending[future] = batch
+            future.add_done_callback(finished.append)
+            # Outcomes of the batches done so far, while the walk goes on.
+            while finished:
+                yield from outcomes_of(finished.popleft())
+        for future in as_completed(list(pending)):
+            yield from outcomes_of(future)
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
     # Screen the files of a dead worker's batches again here; the candidates among them

@@ -87,7 +87,8 @@ def find_suppressions(text: str, *, python: bool) -> list[Suppression]:
     found: list[Suppression] = []
     if python:
         try:
-            for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            # newline=None: lines end at \r too, as for Python and the findings' lines.
+            for token in tokenize.generate_tokens(io.StringIO(text, newline=None).readline):
                 if token.type == tokenize.COMMENT:
                     _add(found, _PYTHON_DIRECTIVE, token.string, token.start[0], token.start[1])
             return found

@@ -98,9 +98,9 @@ def test_a_crashing_worker_costs_only_its_file(tmp_path: Path, monkeypatch: pyte
 def _modules_after_check(path: Path, cwd: Path) -> set[str]:
     script = (
         "import sys\n"
-        "from acp_migrate.cli import main\n"
+        "from acp_migrate.cli import run_command\n"
         f"sys.argv = ['acp-migrate', 'check', {str(path)!r}]\n"
-        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "run_command()\n"
         "print('MODULES', *sorted(sys.modules), file=sys.stderr)\n"
     )
     result = subprocess.run([sys.executable, "-c", script], cwd=cwd, capture_output=True, text=True, timeout=60)
