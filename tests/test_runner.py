@@ -198,11 +198,22 @@ def test_paths_are_shown_relative_to_the_current_directory(tmp_path: Path, monke
     assert [f.path for f in absolute.findings] == [expected]
 
 
+@pytest.mark.parametrize(
+    "path",
+    ["/srv/project/pkg/a.py", "/srv/project/a.py", "/srv/b.py", "/c.py", "/srv/project/pkg/", "/srv/other/x/y.py"],
+)
+def test_display_path_outside_the_current_directory_is_its_relative_path(path: str) -> None:
+    cwd = os.path.join(os.sep, "srv", "work", "here")
+    path = path.replace("/", os.sep)
+    assert display_path(path, cwd) == os.path.relpath(path, cwd)
+
+
 def test_display_path_falls_back_to_absolute_when_there_is_no_relative_one(monkeypatch: pytest.MonkeyPatch) -> None:
     def other_drive(path: str, start: str) -> str:
         raise ValueError("path is on mount 'D:', start on mount 'C:'")
 
     monkeypatch.setattr(runner.os.path, "relpath", other_drive)
+    runner._relative_folder.cache_clear()
 
     assert display_path("/somewhere/a.py", "/elsewhere") == "/somewhere/a.py"
 

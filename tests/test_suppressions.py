@@ -3,6 +3,8 @@ edits are not applied (`analyze_source` with real rules)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from acp_migrate.engine.codemod import analyze_source
@@ -218,3 +220,30 @@ def test_directives_in_strings_do_not_count() -> None:
 def test_todo_marks_are_not_suppressions() -> None:
     assert find_suppressions("# acp-migrate: TODO: advertise per session\n", python=True) == []
     assert find_suppressions("# acp-migrate: ignored\n", python=True) == []
+
+
+REWIRED_TWICE = (
+    Path(__file__).resolve().parent.parent
+    / "golden"
+    / "rewire-suppressed-occurrence-still-moves"
+    / "input"
+    / "agent.py"
+).read_text()
+
+
+def test_a_suppressed_report_does_not_rewire_for_the_others() -> None:
+    # The suppressed first `slash_commands=` must not mark the class rewired (the rewire
+    # would go with its dropped edits): the second one's list moves into new_session.
+    analysis = analyse(REWIRED_TWICE, report_unused_suppressions=True)
+
+    fixed = analysis.fixed_source.decode()
+    assert "commands=self.commands()" in fixed and fixed.count("slash_commands=") == 1
+    assert codes(analysis.findings) == [(18, "ACP001")] and analysis.remaining == []
+
+
+def test_a_disabled_rule_neither_removes_nor_rewires() -> None:
+    analysis = analyse(
+        REWIRED_TWICE.replace("  # acp-migrate: ignore[ACP001]", ""), settings=RuleSettings(ignore=("ACP001",))
+    )
+
+    assert analysis.findings == [] and analysis.fixed_source is None

@@ -312,7 +312,7 @@ def _analyze_candidate(
     from acp_migrate.engine.hollow import hollow_out, irrelevant_definitions
     from acp_migrate.engine.traversal import EditApplier, RuleDispatcher
     from acp_migrate.rules import PYTHON_RULES
-    from acp_migrate.rules.base import Edits, FileContext
+    from acp_migrate.rules.base import Edits, FileContext, Report
 
     tree = parse_for_screening(source)
     parsed = source
@@ -341,20 +341,11 @@ def _analyze_candidate(
     # fix and diff need the whole tree to write it back, but no rule needs to look inside
     # the definitions check would have hollowed out (hollow.py).
     skipped = _counterparts(module, tree, irrelevant_definitions(parsed, tree)) if fix and tree is not None else set()
-    context = FileContext(module, settings)
-    rules = [rule(context) for rule in PYTHON_RULES if settings.enabled(rule.code)]
-    try:
-        module.visit(RuleDispatcher(context, rules, skip=skipped))
-    except RecursionError:
-        raise SourceError("too deeply nested to analyse") from None
-    if not context.reports:
-        return SourceAnalysis(encoding=module.encoding)
+    positions: dict = {}  # report node -> its range, computed only for reports
 
-    positions = positions_of(module, [r.node for r in context.reports] + [
-        f.node for r in context.reports for f in r.followups
-    ])
-
-    def finding(report) -> Finding:
+    def finding(report: Report) -> Finding:
+        if report.node not in positions:
+            positions.update(positions_of(module, [report.node]))
         where = positions[report.node]
         return Finding(
             path=path,
@@ -366,6 +357,26 @@ def _analyze_candidate(
             message=report.message,
             fixable=report.fixable,
         )
+
+    def dropped(node: cst.CSTNode, code: str) -> bool:
+        # Asked by a rule before it acts beyond its own report (a rewire is done once per
+        # class): a report that will be dropped below must not act at all.
+        if not settings.enabled(code):
+            return True
+        return report_filter.may_silence(code) and not report_filter.keep(finding(Report(node, code, "", False)))
+
+    context = FileContext(module, settings, dropped=dropped)
+    rules = [rule(context) for rule in PYTHON_RULES if settings.enabled(rule.code)]
+    try:
+        module.visit(RuleDispatcher(context, rules, skip=skipped))
+    except RecursionError:
+        raise SourceError("too deeply nested to analyse") from None
+    if not context.reports:
+        return SourceAnalysis(encoding=module.encoding)
+
+    # One code generation for the positions of every report (and follow-up) left.
+    nodes = [r.node for r in context.reports] + [f.node for r in context.reports for f in r.followups]
+    positions.update(positions_of(module, [node for node in nodes if node not in positions]))
 
     # Disabled and suppressed reports go before any edit is applied, and their edits with them.
     kept = [(r, found) for r in context.reports if report_filter.keep(found := finding(r))]

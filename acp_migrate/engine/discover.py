@@ -16,6 +16,7 @@ anywhere (`tests`, `*_pb2.py`); a pattern with `/` is anchored to the project ro
 
 from __future__ import annotations
 
+import errno
 import fnmatch
 import os
 import re
@@ -132,7 +133,7 @@ def _expand(
             inside = under(file_path, path)
             yield file_path, os.path.join(real_root, inside if inside is not None else os.path.relpath(file_path, path))
     elif os.path.lexists(path) and not os.path.exists(path):
-        errors.append(PathError(path=path, reason="broken symbolic link"))
+        errors.append(PathError(path=path, reason=_broken_link_reason(path)))
     elif os.path.lexists(path):
         if options.force_exclude and selector.excluded(path, is_dir=False):
             return
@@ -437,6 +438,15 @@ def _walk(root: str, selector: FileSelector, errors: list[PathError]) -> Iterato
                     yield entry.path
             except OSError as exc:
                 errors.append(PathError(path=entry.path, reason=describe_os_error(exc)))
+
+
+def _broken_link_reason(path: str) -> str:
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "symbolic link loop"
+    return "broken symbolic link"
 
 
 def _missing_reason(path: str) -> str:

@@ -8,6 +8,7 @@ go to a pool of processes, one per core, while this process screens the rest; se
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections import deque
@@ -105,10 +106,18 @@ def display_path(path: str, cwd: str | None = None) -> str:
     base = cwd if cwd is not None else os.getcwd()
     if os.path.isabs(path) and (inside := under(path, base)) is not None:
         return inside
+    directory, name = os.path.split(path)
+    return os.path.join(_relative_folder(directory, base), name) if name else _relative_folder(path, base)
+
+
+@functools.lru_cache(maxsize=1024)
+def _relative_folder(directory: str, base: str) -> str:
+    # Once per folder: os.path.relpath costs more than screening a file, and a walk
+    # outside the current directory (an absolute PATH in CI) asks for every file.
     try:
-        return os.path.relpath(path, base)
+        return os.path.relpath(directory, base)
     except ValueError:
-        return os.path.abspath(path)
+        return os.path.abspath(directory)
 
 
 def run(

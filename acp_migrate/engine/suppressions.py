@@ -132,6 +132,10 @@ class ReportFilter:
         text = source.decode(encoding, "replace")
         return cls(settings, find_suppressions(text, python=python))
 
+    def may_silence(self, code: str) -> bool:
+        """Whether some comment of the file could silence a finding of `code` (no position needed)."""
+        return any(s.codes is None or code in s.codes for s in self._by_line.values())
+
     def keep(self, finding: Finding) -> bool:
         if not self.settings.enabled(finding.code):
             return False

@@ -88,6 +88,6 @@ class InitializeKeyword(Rule):
                     f"`{arg.keyword.value}=` advertises commands at initialize; "
                     "ACP advertises them per session",
                     fixable=True,
-                    followups=commands_removed(self.context, arg, arg.value),
+                    followups=commands_removed(self.context, arg, arg.value, self.code),
                 )
             )

@@ -78,6 +78,6 @@ class CapabilitiesDictKey(Rule):
                     f'"{key}" in "agentCapabilities" advertises commands at initialize; '
                     "ACP advertises them per session",
                     fixable=True,
-                    followups=commands_removed(self.context, element, element.value),
+                    followups=commands_removed(self.context, element, element.value, self.code),
                 )
             )

@@ -161,7 +161,7 @@ class OwnedSchemaField(Rule):
                         self.code,
                         f"`{arg.keyword.value}=` forwards the legacy field",
                         fixable=True,
-                        followups=commands_removed(self.context, arg, arg.value),
+                        followups=commands_removed(self.context, arg, arg.value, self.code),
                     )
                 )
 

@@ -61,10 +61,16 @@ def _forwards_schema_parameter(context: FileContext, value: cst.BaseExpression) 
 TODO_MARK = "# acp-migrate: TODO"
 
 
-def commands_removed(context: FileContext, anchor: cst.CSTNode, value: cst.BaseExpression) -> list[Report]:
+def commands_removed(context: FileContext, anchor: cst.CSTNode, value: cst.BaseExpression, code: str) -> list[Report]:
     """Forget `value` (and the locals that only fed it). When it carried commands, move
     them into the agent's session setup handlers; if that cannot be done safely, leave
-    a TODO comment on the statement and return the ACP005 follow-up."""
+    a TODO comment on the statement and return the ACP005 follow-up.
+
+    `anchor` and `code` are those of the report removing `value`: when it will be
+    dropped (suppressed, disabled), nothing happens, so that a class is not taken for
+    rewired by a rewire that is dropped with it."""
+    if context.dropped(anchor, code):
+        return []
     if _forwards_schema_parameter(context, value) or context.is_provably_empty(value):
         context.drop_value(value)
         return []

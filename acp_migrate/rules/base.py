@@ -67,9 +67,17 @@ EMPTY_LITERALS = ("[]", "()", "None", "list()", "tuple()")
 class FileContext:
     """Everything rules share about one file, and where they put results."""
 
-    def __init__(self, module: cst.Module, settings: RuleSettings = DEFAULT_SETTINGS) -> None:
+    def __init__(
+        self,
+        module: cst.Module,
+        settings: RuleSettings = DEFAULT_SETTINGS,
+        dropped: Callable[[cst.CSTNode, str], bool] | None = None,
+    ) -> None:
         self.module = module
         self.settings = settings
+        # Whether a report of (node, code) will be dropped (a disabled rule, a suppression
+        # comment): ask before acting beyond the report's own edits.
+        self.dropped: Callable[[cst.CSTNode, str], bool] = dropped or (lambda node, code: False)
         # Agent classes already rewired to advertise per session -> the list's code.
         self.rewired: dict[cst.ClassDef, str] = {}
         # Calls seen so far inside each class (innermost), and work to do once a
