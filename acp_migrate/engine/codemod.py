@@ -301,6 +301,15 @@ def _analyze_document(text: str, rules, *, path: str, encoding: str, report_filt
     return SourceAnalysis(findings=findings, remaining=findings, encoding=encoding)
 
 
+def preload_analysis() -> None:
+    """Import what parsing a candidate needs (LibCST, the rules), so that processes
+    forked afterwards start with it."""
+    import acp_migrate.cst.positions  # noqa: F401
+    import acp_migrate.engine.cleanup  # noqa: F401
+    import acp_migrate.engine.traversal  # noqa: F401
+    import acp_migrate.rules  # noqa: F401
+
+
 def _analyze_candidate(
     source: bytes, *, path: str, fix: bool, encoding: str, settings: RuleSettings, report_filter: ReportFilter
 ) -> SourceAnalysis:

@@ -52,7 +52,8 @@ def test_the_pool_gives_the_same_result_as_one_process(
         results[cores] = run(mode, ["."])
         files = {path.name: path.read_bytes() for path in project.iterdir()}
         results[cores, "files"] = files
-    assert pools == [2]  # one pool, in the run with two cores
+    # In the run with two cores: one pool; in batches, one to screen and one to parse.
+    assert pools == ([2] if screening == "here" else [2, 2])
     assert results[1] == results[2]
     assert results[1, "files"] == results[2, "files"]
     assert len(results[1].files) == 28
@@ -156,3 +157,42 @@ def test_workers_die_with_a_killed_parent(tmp_path: Path) -> None:
         else:
             os.kill(pid, 9)
             pytest.fail(f"worker {pid} outlived its parent")
+
+
+def test_big_runs_import_libcst_once_for_every_parsing_worker(tmp_path: Path) -> None:
+    """Screening workers only screen; candidates go to a pool forked once this process
+    has LibCST, so no worker pays for its import (0.15 s of CPU) again."""
+    make_project(tmp_path / "project")
+    records = tmp_path / "records"
+    records.mkdir()
+    script = (
+        "import os, sys\n"
+        "from acp_migrate.engine import runner\n"
+        "runner.POOL_SCREENS_MIN_FILES = 1\n"
+        "screen, process = runner._screen_batch, runner.process_file\n"
+        "def record(kind):\n"
+        f"    with open(os.path.join({str(records)!r}, f'{{kind}}-{{os.getpid()}}'), 'a') as out:\n"
+        "        out.write(f\"{'libcst' in sys.modules}\\n\")\n"
+        "def screen_batch(template, paths):\n"
+        "    result = screen(template, paths)\n"
+        "    record('screen')\n"
+        "    return result\n"
+        "def process_file(job, source=None):\n"
+        "    record('parse')\n"
+        "    return process(job, source)\n"
+        "runner._screen_batch, runner.process_file = screen_batch, process_file\n"
+        "runner._available_cores = lambda: 2\n"
+        f"result = runner.run('check', [{str(tmp_path / 'project')!r}])\n"
+        "print(len(result.findings))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) >= 12
+    screeners = {path.name.split("-")[1] for path in records.glob("screen-*")}
+    screened = [line for path in records.glob("screen-*") for line in path.read_text().split()]
+    # (screeners call process_file too, for the files they can report on without parsing)
+    parsers = [path for path in records.glob("parse-*") if path.name.split("-")[1] not in screeners]
+    parsed = [line for path in parsers for line in path.read_text().split()]
+    assert screeners and parsers
+    assert set(screened) == {"False"}  # no screening worker imported LibCST
+    assert set(parsed) == {"True"}  # every parsing worker had it from the start
