@@ -57,11 +57,11 @@ def test_bodies_without_tokens_become_one_ellipsis_line() -> None:
 
     assert result is not None
     before = source.splitlines(keepends=True)
-    # The function's body (lines 6-7) and the class's (11-16) become one line each;
-    # headers, decorators and the lines between definitions stay.
-    expected = [*before[:5], "    ...\n", *before[7:10], "    ...\n", *before[16:]]
+    # The function's decorator (lines 1-3) goes and its body (6-7) becomes one line; the
+    # class's body (11-16) too; headers and the lines between definitions stay.
+    expected = [*before[3:5], "    ...\n", *before[7:10], "    ...\n", *before[16:]]
     assert result.source.decode() == "".join(expected)
-    assert result.origin == [1, 2, 3, 4, 5, 6, 8, 9, 10, 11, *range(17, len(before) + 2)]
+    assert result.origin == [4, 5, 6, 8, 9, 10, 11, *range(17, len(before) + 2)]
     assert result.source.decode().endswith(LEGACY)
     ast.parse(result.source)
 
@@ -113,7 +113,8 @@ def test_hollowed_lines_map_to_their_original_lines(newline: str) -> None:
     ellipsis = b"    ..." + newline.encode()
     assert after.count(ellipsis) == 3
     assert [result.original_line(n) for n in range(1, len(after) + 1)] == [
-        1, 2, 3, 4, 5, 6,  # the decorated function's header
+        1, 2,
+        5, 6,  # the decorated function's signature (its decorator, lines 3-4, goes)
         7,  # its body (lines 7-9, the docstring first), one `...`
         10, 11, 12, 13,
         14,  # the class body
@@ -170,6 +171,48 @@ def test_an_import_nested_in_any_block_keeps_its_definition_whole(block: str) ->
     result = hollow(importer + "\n\n" + other + "\n\n" + LEGACY.split("\n\n\n", 1)[1])
 
     assert result is not None and importer in result and "return os" not in result
+
+
+IMPORTS = (
+    "from __future__ import annotations\n"
+    "import os\n"  # used only inside a hollowed body: goes
+    "import pytest\n"  # used only by a hollowed function's decorator: goes
+    "from base import Base, Mixin\n"  # Base is a hollowed class's base: stays
+    "from star import *\n"
+    "import json; import sys\n"  # shares its line: stays
+    "from acp.schema import AgentCapabilities\n"  # used by the kept code
+    "import legacy_slash_commands\n"  # holds a token: stays
+    "\n"
+    "@pytest.mark.parametrize('x', [1, 2])\n"
+    "def test_x(x):\n"
+    "    return os.sep\n"
+    "\n"
+    "class Kept(Base):\n"
+    "    value = 1\n"
+    "\n"
+    "def capabilities(commands):\n"
+    "    return AgentCapabilities(load_session=True, slash_commands=commands)\n"
+)
+
+
+def test_imports_no_kept_code_uses_are_dropped() -> None:
+    result = hollow(IMPORTS)
+
+    assert result is not None
+    dropped = [line for line in IMPORTS.splitlines() if line not in result.splitlines()]
+    assert dropped == [
+        "import os",
+        "import pytest",
+        "@pytest.mark.parametrize('x', [1, 2])",
+        "    return os.sep",
+        "    value = 1",
+    ]
+    assert_check_matches_whole_file(IMPORTS.encode())
+    lines = IMPORTS.encode().splitlines()
+    findings, _ = outcome(IMPORTS.encode(), fix=False)
+    assert [lines[f.line - 1].strip() for f in findings] == [
+        b"return AgentCapabilities(load_session=True, slash_commands=commands)"
+    ]
 
 
 def test_a_name_the_module_docstring_mentions_is_not_a_use() -> None:

@@ -3,11 +3,14 @@
 A file passes the byte prefilter for one legacy token, often in a few lines of a big
 module (a test file with a helper at the end). Reporting needs no edits, so LibCST
 need not parse the rest: each top-level `def` or `class` whose source holds no
-prefilter token keeps its header lines (decorators, signature, bases: the names and
-hierarchy rules resolve against) and its body becomes one `...` line, unless it
+prefilter token keeps its header lines (signature, bases, a class's decorators: what
+rules see of a definition they do not enter) and its body becomes one `...` line (a
+function loses its decorators too: test files' parametrize lists are long), unless it
 imports a name the kept code uses (rules resolve names through every import of the
-file). The body's other lines are dropped, not blanked: LibCST makes a node of every
-blank line, and the traversal and `cst/positions.py` would pay for each. Kept lines
+file). Top-level imports binding no name the rest still uses go as well (rules resolve
+only the names they meet). The body's other lines are dropped, not blanked: LibCST
+makes a node of every blank line, and the traversal and `cst/positions.py` would pay
+for each. Kept lines
 stay byte for byte, so columns do not change; `Hollowed.original_line` maps a line of
 the hollowed source back to the original's.
 
@@ -30,7 +33,8 @@ _LEADING_SPACE = re.compile(rb"[ \t\f]*")
 # Imports anywhere count: rules resolve names through every import of the file.
 _IMPORT = re.compile(rb"\bimport\b")
 _WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
-_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_DEFINITIONS = (*_FUNCTIONS, ast.ClassDef)
 
 
 def irrelevant_definitions(source: bytes, tree: ast.Module) -> list[ast.stmt]:
@@ -74,26 +78,76 @@ class Hollowed(NamedTuple):
 
 def hollow_out(source: bytes, tree: ast.Module) -> Hollowed | None:
     """`source` with the bodies of the top-level definitions that cannot matter replaced
-    (see the module docstring), or None when there is none to replace."""
+    and the imports nothing kept uses dropped (see the module docstring), or None when
+    there is nothing to cut."""
     lines = source.splitlines(keepends=True)
     irrelevant = _irrelevant(lines, tree)
-    if not irrelevant:
+    cuts: list[tuple[int, int, bytes | None]] = []  # 0-based [start, end) line ranges -> replacement
+    for statement in irrelevant:
+        if isinstance(statement, _FUNCTIONS):
+            # Its decorators go too (test files' parametrize lists are long): no rule
+            # looks at a function's decorators, and fix's traversal skips them as well.
+            cuts.append((_first_line(statement) - 1, statement.lineno - 1, None))
+        start, end = _body_lines(statement)
+        indent = _LEADING_SPACE.match(lines[start]).group()
+        # The last line's ending: a source without a final line break keeps none.
+        cuts.append((start, end, indent + b"..." + _line_ending(lines[end - 1])))
+    cuts += [
+        (statement.lineno - 1, statement.end_lineno or statement.lineno, None)
+        for statement in _unused_imports(lines, tree, irrelevant)
+    ]
+    if not cuts:
         return None
     kept: list[bytes] = []
     origin: list[int] = []
     copied = 0  # lines[:copied] are done
-    for statement in irrelevant:  # in source order
-        start, end = _first_line(statement.body[0]) - 1, statement.end_lineno or statement.lineno  # type: ignore[attr-defined]
+    for start, end, replacement in sorted(cuts):
         kept += lines[copied:start]
         origin += range(copied + 1, start + 1)
-        indent = _LEADING_SPACE.match(lines[start]).group()
-        # The last line's ending: a source without a final line break keeps none.
-        kept.append(indent + b"..." + _line_ending(lines[end - 1]))
-        origin.append(start + 1)
+        if replacement is not None:
+            kept.append(replacement)
+            origin.append(start + 1)
         copied = end
     kept += lines[copied:]
     origin += range(copied + 1, len(lines) + 2)
     return Hollowed(b"".join(kept), origin)
+
+
+def _body_lines(statement: ast.stmt) -> tuple[int, int]:
+    """The 0-based [start, end) lines of a hollowable definition's body."""
+    return _first_line(statement.body[0]) - 1, statement.end_lineno or statement.lineno  # type: ignore[attr-defined]
+
+
+def _unused_imports(lines: list[bytes], tree: ast.Module, irrelevant: list[ast.stmt]) -> list[ast.stmt]:
+    """Top-level imports binding no name the hollowed source still uses: rules resolve
+    only the names they meet. Kept: `__future__` and star imports, imports holding a
+    token, and imports sharing a line with another statement."""
+    hollowed = {id(statement) for statement in irrelevant}
+    docstring = _docstring(tree)
+    text: list[bytes] = []
+    imports: list[tuple[int, ast.stmt]] = []
+    for index, statement in enumerate(tree.body):
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            imports.append((index, statement))
+        elif id(statement) in hollowed:  # what stays of it: its header
+            header_start = statement.lineno if isinstance(statement, _FUNCTIONS) else _first_line(statement)
+            text += lines[header_start - 1 : _body_lines(statement)[0]]
+        elif statement is not docstring:
+            text += lines[_first_line(statement) - 1 : statement.end_lineno or statement.lineno]
+    used = {*_WORD.findall(b"".join(text)), b"*"}
+    unused = []
+    for index, statement in imports:
+        start, end = statement.lineno, statement.end_lineno or statement.lineno
+        if isinstance(statement, ast.ImportFrom) and statement.module == "__future__":
+            continue
+        if index > 0 and (tree.body[index - 1].end_lineno or 0) >= start:
+            continue
+        if index + 1 < len(tree.body) and tree.body[index + 1].lineno <= end:
+            continue
+        if may_contain_legacy(b"".join(lines[start - 1 : end])) or not _import_names(statement).isdisjoint(used):
+            continue
+        unused.append(statement)
+    return unused
 
 
 def _hollowable(statement: ast.stmt, lines: list[bytes]) -> bool:
@@ -120,13 +174,20 @@ def _first_line(statement: ast.stmt) -> int:
 
 
 def _imported_names(statement: ast.stmt) -> set[bytes]:
+    """The names imports anywhere inside `statement` bind."""
     names: set[bytes] = set()
     for node in _statements(statement):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
-            for alias in node.names:
-                name = alias.asname or alias.name.split(".")[0]
-                # A non-ASCII name may be spelled otherwise in a legacy encoding: count it used.
-                names.add(name.encode() if name.isascii() else b"*")
+            names |= _import_names(node)
+    return names
+
+
+def _import_names(statement: ast.Import | ast.ImportFrom) -> set[bytes]:
+    names: set[bytes] = set()
+    for alias in statement.names:
+        name = alias.asname or alias.name.split(".")[0]
+        # `*`, or a non-ASCII name (spelled otherwise in a legacy encoding): counts as used.
+        names.add(name.encode() if name.isascii() else b"*")
     return names
 
 
