@@ -9,6 +9,7 @@ go to a pool of processes, one per core, while this process screens the rest; se
 from __future__ import annotations
 
 import functools
+import gc
 import os
 import sys
 from collections import deque
@@ -409,6 +410,7 @@ class _ParsePool:
         self._executor = None
         self._futures: dict = {}  # Future -> FileJob
         self._crashed: list[FileJob] = []  # not analysed: a worker died
+        self._unfreeze = False
 
     def add(self, job: FileJob) -> None:
         self._waiting.append(job)
@@ -418,6 +420,11 @@ class _ParsePool:
             # Workers forked with LibCST loaded share it: one import (0.15 s of CPU)
             # instead of one per worker.
             preload_analysis()
+            # LibCST's objects live until exit: the collections of this run (here and
+            # in the workers) need not walk them (0.05 s of a 0.5 s check). A caller's
+            # own freeze is left as it was.
+            self._unfreeze = gc.get_freeze_count() == 0
+            gc.freeze()
             self._executor = _start_executor(self._workers)
         from concurrent.futures.process import BrokenProcessPool
 
@@ -451,6 +458,8 @@ class _ParsePool:
     def close(self) -> None:
         if self._executor is not None:
             self._executor.shutdown(wait=True, cancel_futures=True)
+            if self._unfreeze:
+                gc.unfreeze()
 
 
 def _process_one_at_a_time(jobs: Sequence[FileJob]) -> Iterator[FileOutcome]:
@@ -482,6 +491,10 @@ def _start_executor(workers: int):
 
 
 def _worker_init(parent: int) -> None:
+    # What the worker inherits (LibCST, for a parse pool) lives as long as it does: out
+    # of the collector's reach, collections are cheaper and do not copy every page the
+    # fork shares (0.05 s of a 0.5 s check). Freezing moves lists, it touches no object.
+    gc.freeze()
     # A pool worker outlives a parent killed with SIGKILL, blocked on its task queue
     # forever; on Linux ask the kernel to kill it with its parent instead.
     if sys.platform == "linux":

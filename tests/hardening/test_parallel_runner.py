@@ -3,6 +3,7 @@ start-up that stays light for a clean file (no LibCST, no pool)."""
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import subprocess
@@ -196,3 +197,25 @@ def test_big_runs_import_libcst_once_for_every_parsing_worker(tmp_path: Path) ->
     assert screeners and parsers
     assert set(screened) == {"False"}  # no screening worker imported LibCST
     assert set(parsed) == {"True"}  # every parsing worker had it from the start
+
+
+def test_workers_freeze_what_they_inherit_and_the_run_leaves_nothing_frozen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    executor = runner._start_executor(1)
+    try:  # out of the collector's reach in the worker: no copy of the pages it shares
+        assert executor.submit(gc.get_freeze_count).result() > 0
+    finally:
+        executor.shutdown()
+    # A parse pool freezes LibCST's objects here while it runs, and only then.
+    make_project(tmp_path / "project")
+    monkeypatch.chdir(tmp_path / "project")
+    monkeypatch.setattr(runner, "_available_cores", lambda: 2)
+    frozen = []
+    start_executor = runner._start_executor
+    monkeypatch.setattr(
+        runner, "_start_executor", lambda workers: frozen.append(gc.get_freeze_count()) or start_executor(workers)
+    )
+    assert run(Mode.CHECK, ["."]).findings
+    assert frozen and frozen[-1] > 0
+    assert gc.get_freeze_count() == 0
