@@ -28,7 +28,8 @@ def source_encoding(source: bytes) -> str:
     # The cookie counts on the first two lines only (without copying the rest).
     first = source.find(b"\n")
     second = source.find(b"\n", first + 1) if first != -1 else -1
-    match = _COOKIE.search(source[:second] if second != -1 else source)
+    head = source[:second] if second != -1 else source
+    match = _COOKIE.search(head) if b"coding" in head else None
     if match is None:
         return "utf-8"
     name = match.group(1).decode("ascii")

@@ -36,11 +36,14 @@ def describe_os_error(exc: OSError) -> str:
     return str(exc) or type(exc).__name__
 
 
+# O_NONBLOCK: opening a FIFO must not hang the run; regular files read normally.
+_READ_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+
+
 def read_source(path: str) -> bytes:
     """The file's bytes. Raises FileAccessError for directories, FIFOs, devices, I/O errors."""
     try:
-        # O_NONBLOCK: opening a FIFO must not hang the run; regular files read normally.
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, _READ_FLAGS)
     except OSError as exc:
         raise FileAccessError(describe_os_error(exc)) from exc
     try:
