@@ -205,9 +205,18 @@ def test_paths_are_shown_relative_to_the_current_directory(tmp_path: Path, monke
 
 @pytest.mark.parametrize(
     "path",
-    ["/srv/project/pkg/a.py", "/srv/project/a.py", "/srv/b.py", "/c.py", "/srv/project/pkg/", "/srv/other/x/y.py"],
+    [
+        "/srv/project/pkg/a.py",
+        "/srv/project/a.py",
+        "/srv/b.py",
+        "/c.py",
+        "/srv/project/pkg/",
+        "/srv/other/x/y.py",
+        "/srv/work/here/d.py",
+        "/srv/work/here/sub/e.py",
+    ],
 )
-def test_display_path_outside_the_current_directory_is_its_relative_path(path: str) -> None:
+def test_display_path_is_the_relative_path(path: str) -> None:
     cwd = os.path.join(os.sep, "srv", "work", "here")
     path = path.replace("/", os.sep)
     assert display_path(path, cwd) == os.path.relpath(path, cwd)

@@ -105,10 +105,16 @@ class RunResult:
 def display_path(path: str, cwd: str | None = None) -> str:
     """`path` relative to the current directory; absolute when that is impossible (other drive)."""
     base = cwd if cwd is not None else os.getcwd()
-    if os.path.isabs(path) and (inside := under(path, base)) is not None:
+    inside = under(path, base)
+    if inside is not None:
         return inside
     directory, name = os.path.split(path)
-    return os.path.join(_relative_folder(directory, base), name) if name else _relative_folder(path, base)
+    if not name:
+        return _relative_folder(path, base)
+    folder = _relative_folder(directory or os.curdir, base)
+    if folder == os.curdir:
+        return name
+    return folder + name if folder.endswith(os.sep) else folder + os.sep + name
 
 
 @functools.lru_cache(maxsize=1024)
@@ -289,10 +295,11 @@ def _batches(jobs: Iterable[FileJob], size: int) -> Iterator[list[FileJob]]:
 
 
 def _same_but_path(job: FileJob, other: FileJob) -> bool:
-    return (job.mode, job.settings, job.report_unused_suppressions) == (
-        other.mode,
-        other.settings,
-        other.report_unused_suppressions,
+    # `is` first: a run shares one settings object, and comparing its fields per file adds up.
+    return (
+        job.mode is other.mode
+        and (job.settings is other.settings or job.settings == other.settings)
+        and job.report_unused_suppressions == other.report_unused_suppressions
     )
 
 
