@@ -12,7 +12,6 @@ import functools
 import gc
 import os
 import sys
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, islice
 from dataclasses import dataclass, field, replace
@@ -356,11 +355,8 @@ def _process_in_batches(jobs: Iterable[FileJob], workers: int) -> Iterator[FileO
 
     executor = _start_executor(workers)
     pending: dict = {}  # Future -> its batch
-    finished: deque = deque()  # futures done, filled by the executor's thread
     unfinished: list[FileJob] = []  # a worker died: see _ParsePool.outcomes
     parse_pool = _ParsePool(workers)
-    walking = True
-    found: list[FileJob] = []  # candidates met while the walk goes on
 
     def outcomes_of(future) -> Iterator[FileOutcome]:
         batch = pending.pop(future)
@@ -374,11 +370,7 @@ def _process_in_batches(jobs: Iterable[FileJob], workers: int) -> Iterator[FileO
             yield from map(FileOutcome, clean)
             yield from other
             for path, display in candidates:
-                job = replace(batch[0], path=path, display_path=display)
-                if walking:
-                    found.append(job)
-                else:
-                    parse_pool.add(job)
+                parse_pool.add(replace(batch[0], path=path, display_path=display))
 
     try:
         for batch in _batches(jobs, BATCH_FILES):
@@ -388,13 +380,8 @@ def _process_in_batches(jobs: Iterable[FileJob], workers: int) -> Iterator[FileO
                 unfinished.extend(batch)
                 continue
             pending[future] = batch
-            future.add_done_callback(finished.append)
-            # Outcomes of the batches done so far, while the walk goes on.
-            while finished:
-                yield from outcomes_of(finished.popleft())
-        walking = False
-        for job in found:
-            parse_pool.add(job)
+        # Outcomes wait for the walk's end: the walk feeds the workers, which would
+        # wait for it while this process turned their results into outcomes.
         for future in as_completed(list(pending)):
             yield from outcomes_of(future)
         yield from parse_pool.outcomes()
