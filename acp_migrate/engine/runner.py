@@ -1,9 +1,10 @@
 """Run one mode (`check`, `diff`, `fix`) over the PATH arguments and collect per-file outcomes.
 
-Each file is handled by `process_file`, a top-level function of a picklable job.
-With many files, the files the byte prefilter passes (the only ones LibCST parses)
-go to a pool of processes, one per core, while this process screens the rest; see
-`process_all`.
+Each file is handled by `process_file`, a top-level function of a picklable job; a
+run is one job template applied to the paths discovery finds (`process_paths`).
+With many files, workers screen them in batches while the walk goes on; the files
+the byte prefilter passes (the only ones LibCST parses) go to a pool of processes,
+one per core; see the comment above `PARALLEL_MIN_FILES`.
 """
 
 from __future__ import annotations
@@ -13,13 +14,18 @@ import gc
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import chain, islice
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from itertools import chain, islice
 
 from acp_migrate.engine.codemod import analyze_source, check_decodable, preload_analysis
 from acp_migrate.engine.discover import DiscoveryOptions, PathError, iter_files, under
-from acp_migrate.engine.files import FileAccessError, describe_os_error, read_source, write_atomic
+from acp_migrate.engine.files import (
+    FileAccessError,
+    describe_os_error,
+    read_source,
+    write_atomic,
+)
 from acp_migrate.engine.prefilter import may_contain_legacy
 from acp_migrate.findings import Finding, SourceError
 from acp_migrate.settings import DEFAULT_SETTINGS, RuleSettings
@@ -143,21 +149,18 @@ def run(
     cwd = os.getcwd()
     path_errors: list[PathError] = []
     found = 0
+    template = FileJob(
+        path="", display_path="", mode=mode, settings=settings, report_unused_suppressions=report_unused_suppressions
+    )
 
-    def discovered() -> Iterator[FileJob]:
+    def discovered() -> Iterator[str]:
         nonlocal found
         for path in iter_files(paths, discovery_options, path_errors):
             found += 1
-            yield FileJob(
-                path=path,
-                display_path=display_path(path, cwd),
-                mode=mode,
-                settings=settings,
-                report_unused_suppressions=report_unused_suppressions,
-            )
+            yield path
 
     outcomes = []
-    for outcome in process_all(discovered()):
+    for outcome in process_paths(discovered(), template, cwd):
         outcomes.append(outcome)
         if progress is not None:
             # The walk may still be going on: the total grows until it ends.
@@ -238,21 +241,34 @@ POOL_SCREENS_MIN_FILES = 512
 BATCH_FILES = 256
 
 
-def process_all(jobs: Iterable[FileJob], workers: int | None = None) -> Iterator[FileOutcome]:
-    """`process_file` over `jobs`, one outcome each, in completion order (sort them).
+def process_paths(
+    paths: Iterable[str], template: FileJob, cwd: str, workers: int | None = None
+) -> Iterator[FileOutcome]:
+    """`process_file` over a `template` job for each of `paths` (shown relative to
+    `cwd`), one outcome each, in completion order (sort them).
 
-    `jobs` may be a stream (a walk going on): the first POOL_SCREENS_MIN_FILES decide
-    how the run goes."""
+    `paths` may be a stream (a walk going on): the first POOL_SCREENS_MIN_FILES decide
+    how the run goes. A big run sends its workers bare paths: this process only walks."""
+    workers = _available_cores() if workers is None else workers
+    paths = iter(paths)
+    head = list(islice(paths, max(POOL_SCREENS_MIN_FILES, PARALLEL_MIN_FILES)))
+    if workers >= 2 and len(head) >= POOL_SCREENS_MIN_FILES:
+        yield from _process_in_batches(chain(head, paths), template, cwd, workers)
+    else:
+        jobs = (replace(template, path=path, display_path=display_path(path, cwd)) for path in chain(head, paths))
+        yield from process_all(jobs, workers)
+
+
+def process_all(jobs: Iterable[FileJob], workers: int | None = None) -> Iterator[FileOutcome]:
+    """`process_file` over `jobs`, one outcome each, in completion order (sort them): the
+    files the prefilter clears here, the others in a pool once there are enough."""
     workers = _available_cores() if workers is None else workers
     jobs = iter(jobs)
-    head = list(islice(jobs, max(POOL_SCREENS_MIN_FILES, PARALLEL_MIN_FILES)))
-    everything = chain(head, jobs)
+    head = list(islice(jobs, PARALLEL_MIN_FILES))
     if workers < 2 or len(head) < PARALLEL_MIN_FILES:
-        yield from map(process_file, everything)
-    elif len(head) >= POOL_SCREENS_MIN_FILES:
-        yield from _process_in_batches(everything, workers)
+        yield from map(process_file, chain(head, jobs))
     else:
-        yield from _screen_here(everything, workers)
+        yield from _screen_here(chain(head, jobs), workers)
 
 
 def _screen_here(jobs: Iterable[FileJob], workers: int) -> Iterator[FileOutcome]:
@@ -281,40 +297,20 @@ def _screen(jobs: Iterable[FileJob], candidate: Callable[[FileJob], None]) -> It
             yield process_file(job, source)
 
 
-def _batches(jobs: Iterable[FileJob], size: int) -> Iterator[list[FileJob]]:
-    """Runs of at most `size` jobs that differ only in their paths (see _screen_batch)."""
-    batch: list[FileJob] = []
-    for job in jobs:
-        if batch and (len(batch) == size or not _same_but_path(job, batch[0])):
-            yield batch
-            batch = []
-        batch.append(job)
-    if batch:
-        yield batch
-
-
-def _same_but_path(job: FileJob, other: FileJob) -> bool:
-    # `is` first: a run shares one settings object, and comparing its fields per file adds up.
-    return (
-        job.mode is other.mode
-        and (job.settings is other.settings or job.settings == other.settings)
-        and job.report_unused_suppressions == other.report_unused_suppressions
-    )
-
-
 def _screen_batch(
-    template: FileJob, paths: Sequence[tuple[str, str]]
+    template: FileJob, paths: Sequence[str], cwd: str
 ) -> tuple[list[str], list[FileOutcome], list[tuple[str, str]]]:
     """(display paths of the files with nothing to report, the outcomes of the others
     that need no parse, the (path, display path) of the candidates).
 
-    Jobs come as pairs sharing one `template`, and clean files go back as bare paths:
+    Paths come bare, for one `template`, and clean files go back as bare display paths:
     on a clean tree, pickling thousands of jobs and outcomes would cost more than
     screening the files. Candidates are parsed elsewhere (see _process_in_batches)."""
     clean: list[str] = []
     other: list[FileOutcome] = []
     candidates: list[tuple[str, str]] = []
-    for path, display in paths:
+    for path in paths:
+        display = display_path(path, cwd)
         try:
             source: bytes | None = read_source(path)
         except Exception:
@@ -345,7 +341,7 @@ def _nothing_to_report(source: bytes, job: FileJob) -> bool:
     return True
 
 
-def _process_in_batches(jobs: Iterable[FileJob], workers: int) -> Iterator[FileOutcome]:
+def _process_in_batches(paths: Iterable[str], template: FileJob, cwd: str, workers: int) -> Iterator[FileOutcome]:
     """Screen in batches sent to a pool while the walk goes on; parse the candidates in
     a second pool, started once the walk is done, from this process with LibCST loaded:
     LibCST's import (0.15 s of CPU) is paid once, not by every worker that meets a
@@ -354,9 +350,12 @@ def _process_in_batches(jobs: Iterable[FileJob], workers: int) -> Iterator[FileO
     from concurrent.futures.process import BrokenProcessPool
 
     executor = _start_executor(workers)
-    pending: dict = {}  # Future -> its batch
-    unfinished: list[FileJob] = []  # a worker died: see _ParsePool.outcomes
+    pending: dict = {}  # Future -> its batch of paths
+    unfinished: list[str] = []  # a worker died: see _ParsePool.outcomes
     parse_pool = _ParsePool(workers)
+
+    def job(path: str, display: str) -> FileJob:
+        return replace(template, path=path, display_path=display)
 
     def outcomes_of(future) -> Iterator[FileOutcome]:
         batch = pending.pop(future)
@@ -365,17 +364,17 @@ def _process_in_batches(jobs: Iterable[FileJob], workers: int) -> Iterator[FileO
         except BrokenProcessPool:
             unfinished.extend(batch)
         except Exception as exc:  # the outcomes could not come back (pickling)
-            yield from (FileOutcome(path=job.display_path, error=_internal_error(exc)) for job in batch)
+            yield from (FileOutcome(path=display_path(path, cwd), error=_internal_error(exc)) for path in batch)
         else:
             yield from map(FileOutcome, clean)
             yield from other
             for path, display in candidates:
-                parse_pool.add(replace(batch[0], path=path, display_path=display))
+                parse_pool.add(job(path, display))
 
     try:
-        for batch in _batches(jobs, BATCH_FILES):
+        for batch in _chunks(paths, BATCH_FILES):
             try:
-                future = executor.submit(_screen_batch, batch[0], [(job.path, job.display_path) for job in batch])
+                future = executor.submit(_screen_batch, template, batch, cwd)
             except BrokenProcessPool:
                 unfinished.extend(batch)
                 continue
@@ -391,8 +390,20 @@ def _process_in_batches(jobs: Iterable[FileJob], workers: int) -> Iterator[FileO
     # Screen the files of a dead worker's batches again here; the candidates among them
     # go one at a time to a worker of their own, so only a file that kills it is lost.
     candidates: list[FileJob] = []
-    yield from _screen(sorted(unfinished, key=lambda job: job.path), candidates.append)
+    retried = (job(path, display_path(path, cwd)) for path in sorted(unfinished))
+    yield from _screen(retried, candidates.append)
     yield from _process_one_at_a_time(candidates)
+
+
+def _chunks(items: Iterable[str], size: int) -> Iterator[list[str]]:
+    chunk: list[str] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
 
 
 class _ParsePool:
