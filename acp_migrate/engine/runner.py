@@ -230,12 +230,13 @@ def _internal_error(exc: Exception) -> str:
 
 
 # Parallelism. Screening a file (read, prefilter) costs microseconds; parsing and
-# rewriting one costs milliseconds. A big run goes to a pool of worker processes, one per
-# core, in batches sent while the walk goes on: on a clean tree reading and screening
-# are the work and split across cores; on a legacy one the parsing does. A small run is
-# screened here, and only the files the prefilter passes go to the pool, as soon as
-# there are PARALLEL_MIN_FILES of them: fewer stay here, so a small run never pays for
-# starting workers (nor, when clean, for importing LibCST).
+# rewriting one costs milliseconds. A big run sends bare paths in batches to a pool of
+# worker processes, one per core, that screen them while the walk goes on (on a clean
+# tree reading and screening are the work); a small run is screened here. Either way
+# the files the prefilter passes go to a parse pool as soon as there are
+# PARALLEL_MIN_FILES of them, forked once this process has imported LibCST (its
+# workers share the import): fewer stay here, so a small run never pays for starting
+# workers (nor, when clean, for importing LibCST).
 PARALLEL_MIN_FILES = 4
 POOL_SCREENS_MIN_FILES = 512
 BATCH_FILES = 256
