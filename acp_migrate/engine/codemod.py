@@ -386,7 +386,9 @@ def _analyze_candidate(
 
     # One code generation for the positions of every report (and follow-up) left.
     nodes = [r.node for r in context.reports] + [f.node for r in context.reports for f in r.followups]
-    positions.update(positions_of(module, [node for node in nodes if node not in positions]))
+    missing = [node for node in nodes if node not in positions]
+    if missing:
+        positions.update(positions_of(module, missing))
 
     # Disabled and suppressed reports go before any edit is applied, and their edits with them.
     kept = [(r, found) for r in context.reports if report_filter.keep(found := finding(r))]
