@@ -254,3 +254,17 @@ def test_mode_may_be_given_as_a_string(project: Path) -> None:
     write(project / "a.py", b"LEGACY\n")
 
     assert run("check", []).mode is Mode.CHECK
+
+
+def test_progress_follows_the_walk_then_the_files(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(runner, "_available_cores", lambda: 2)  # a big run: outcomes after the walk
+    for index in range(1100):
+        write(project / f"m{index // 100}" / f"f{index}.py", b"x = 1\n")
+    calls: list[tuple[int, int]] = []
+
+    run(Mode.CHECK, ["."], progress=lambda done, total: calls.append((done, total)))
+
+    assert calls[-1] == (1100, 1100)
+    assert (0, 1024) in calls  # while the walk goes on, before any outcome
+    assert all(done <= total for done, total in calls)
+    assert [done for done, _ in calls] == sorted(done for done, _ in calls)

@@ -143,7 +143,8 @@ def run(
 ) -> RunResult:
     """Discover the files under `paths` (default `.`) and process each one; never raises per file.
 
-    `progress(done, total)` is called after each file.
+    `progress(done, total)` is called after each file, and every 1024 files the walk
+    finds: the total grows until the walk ends.
     """
     mode = Mode(mode)
     cwd = os.getcwd()
@@ -153,13 +154,16 @@ def run(
         path="", display_path="", mode=mode, settings=settings, report_unused_suppressions=report_unused_suppressions
     )
 
+    outcomes: list[FileOutcome] = []
+
     def discovered() -> Iterator[str]:
         nonlocal found
         for path in iter_files(paths, discovery_options, path_errors):
             found += 1
+            if progress is not None and found % 1024 == 0:
+                progress(len(outcomes), found)  # a big run's outcomes come after its walk
             yield path
 
-    outcomes = []
     for outcome in process_paths(discovered(), template, cwd):
         outcomes.append(outcome)
         if progress is not None:
