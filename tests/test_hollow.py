@@ -13,6 +13,7 @@ import pytest
 from acp_migrate.engine import hollow as hollow_module
 from acp_migrate.engine.codemod import analyze_source
 from acp_migrate.engine.hollow import hollow_out
+from acp_migrate.rules import NAMES_LOOKED_UP
 from acp_migrate.findings import SourceError
 
 LEGACY = (
@@ -215,6 +216,34 @@ def test_imports_no_kept_code_uses_are_dropped() -> None:
     ]
 
 
+def test_imports_a_fix_depends_on_stay() -> None:
+    # The rewire asks whether the advertiser is imported already (NAMES_LOOKED_UP), and
+    # adds its import after the last import before the first definition: both stay,
+    # unused or not (found by fuzzing: check then reported a rewire fix could not do).
+    source = (
+        "import os\n"
+        "import logging\n"  # the import section's end
+        "\n"
+        "def helper():\n"
+        "    return os.sep\n"
+        "\n"
+        "from acp_migrate.runtime import CommandAdvertiser\n"
+        "import json\n"
+        "from acp.schema import AgentCapabilities\n"
+        "\n"
+        "def capabilities(commands):\n"
+        "    return AgentCapabilities(load_session=True, slash_commands=commands)\n"
+    )
+    data = source.encode()
+    result = hollow_out(data, ast.parse(data), NAMES_LOOKED_UP)
+
+    assert result is not None
+    dropped = [line for line in source.splitlines() if line not in result.source.decode().splitlines()]
+    assert dropped == ["import os", "    return os.sep", "import json"]
+    assert_check_matches_whole_file(data)
+    assert_check_matches_whole_file(GOLDEN_AGENT_AFTER_A_DEFINITION)
+
+
 def test_a_name_the_module_docstring_mentions_is_not_a_use() -> None:
     # (sqlalchemy's pysqlite.py: its 437-line docstring names the modules its methods import)
     docstring = '"""Uses sqlite3 when it can.\n\nMore prose.\n"""\n\n'
@@ -258,6 +287,11 @@ def padded(source: bytes) -> bytes:
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 PYTHON_GOLDEN = sorted(p for p in GOLDEN.glob("*/input/**/*") if p.is_file() and p.suffix in (".py", ".pyi"))
+# What fuzzing found: the advertiser's import after a definition, and no import before it.
+GOLDEN_AGENT_AFTER_A_DEFINITION = (
+    b"def helper():\n    return 1\n\n\nfrom acp_migrate.runtime import CommandAdvertiser\n"
+    + (GOLDEN / "rewire-aliased-sdk-imports" / "input" / "agent.py").read_bytes()
+)
 
 
 def test_padding_gives_check_something_to_hollow() -> None:

@@ -321,7 +321,7 @@ def _analyze_candidate(
     from acp_migrate.engine.cleanup import may_orphan_imports, remove_orphaned_imports
     from acp_migrate.engine.hollow import hollow_out, irrelevant_definitions
     from acp_migrate.engine.traversal import EditApplier, RuleDispatcher
-    from acp_migrate.rules import PYTHON_RULES
+    from acp_migrate.rules import NAMES_LOOKED_UP, PYTHON_RULES
     from acp_migrate.rules.base import Edits, FileContext, Report
 
     tree = parse_for_screening(source)
@@ -330,7 +330,7 @@ def _analyze_candidate(
     if tree is not None and not fix:
         # check reports without editing: LibCST need not parse what cannot matter. The
         # hollowed source is shorter (hollow.py): its lines map back to the original's.
-        hollowed = hollow_out(source, tree)
+        hollowed = hollow_out(source, tree, NAMES_LOOKED_UP)
         try:
             hollow_tree = parse_for_screening(hollowed.source) if hollowed is not None else None
         except SourceError:

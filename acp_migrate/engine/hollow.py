@@ -8,7 +8,9 @@ rules see of a definition they do not enter) and its body becomes one `...` line
 function loses its decorators too: test files' parametrize lists are long), unless it
 imports a name the kept code uses (rules resolve names through every import of the
 file). Top-level imports binding no name the rest still uses go as well (rules resolve
-only the names they meet). The body's other lines are dropped, not blanked: LibCST
+only the names they meet), except those a fix depends on: the last import before the
+first definition (where a fix adds its own) and those binding a name the rules look up
+unmentioned (`rules.NAMES_LOOKED_UP`). The body's other lines are dropped, not blanked: LibCST
 makes a node of every blank line, and the traversal and `cst/positions.py` would pay
 for each. Kept lines
 stay byte for byte, so columns do not change; `Hollowed.original_line` maps a line of
@@ -76,10 +78,10 @@ class Hollowed(NamedTuple):
         return line + self.origin[-1] - len(self.origin) if line > 0 else line
 
 
-def hollow_out(source: bytes, tree: ast.Module) -> Hollowed | None:
+def hollow_out(source: bytes, tree: ast.Module, looked_up: frozenset[str] = frozenset()) -> Hollowed | None:
     """`source` with the bodies of the top-level definitions that cannot matter replaced
     and the imports nothing kept uses dropped (see the module docstring), or None when
-    there is nothing to cut."""
+    there is nothing to cut. Imports binding a name of `looked_up` stay whatever uses it."""
     lines = source.splitlines(keepends=True)
     irrelevant = _irrelevant(lines, tree)
     cuts: list[tuple[int, int, bytes | None]] = []  # 0-based [start, end) line ranges -> replacement
@@ -94,7 +96,7 @@ def hollow_out(source: bytes, tree: ast.Module) -> Hollowed | None:
         cuts.append((start, end, indent + b"..." + _line_ending(lines[end - 1])))
     cuts += [
         (statement.lineno - 1, statement.end_lineno or statement.lineno, None)
-        for statement in _unused_imports(lines, tree, irrelevant)
+        for statement in _unused_imports(lines, tree, irrelevant, looked_up)
     ]
     if not cuts:
         return None
@@ -118,10 +120,13 @@ def _body_lines(statement: ast.stmt) -> tuple[int, int]:
     return _first_line(statement.body[0]) - 1, statement.end_lineno or statement.lineno  # type: ignore[attr-defined]
 
 
-def _unused_imports(lines: list[bytes], tree: ast.Module, irrelevant: list[ast.stmt]) -> list[ast.stmt]:
+def _unused_imports(
+    lines: list[bytes], tree: ast.Module, irrelevant: list[ast.stmt], looked_up: frozenset[str]
+) -> list[ast.stmt]:
     """Top-level imports binding no name the hollowed source still uses: rules resolve
     only the names they meet. Kept: `__future__` and star imports, imports holding a
-    token, and imports sharing a line with another statement."""
+    token or binding a `looked_up` name, imports sharing a line with another statement,
+    and the last import before the first definition (where a fix adds its imports)."""
     hollowed = {id(statement) for statement in irrelevant}
     docstring = _docstring(tree)
     text: list[bytes] = []
@@ -134,9 +139,14 @@ def _unused_imports(lines: list[bytes], tree: ast.Module, irrelevant: list[ast.s
             text += lines[header_start - 1 : _body_lines(statement)[0]]
         elif statement is not docstring:
             text += lines[_first_line(statement) - 1 : statement.end_lineno or statement.lineno]
-    used = {*_WORD.findall(b"".join(text)), b"*"}
+    used = {*_WORD.findall(b"".join(text)), b"*", *(name.encode() for name in looked_up)}
+    first_definition = next((s.lineno for s in tree.body if isinstance(s, _DEFINITIONS)), None)
+    before_definitions = [s for _, s in imports if first_definition is None or s.lineno < first_definition]
+    section_end = before_definitions[-1] if before_definitions else None
     unused = []
     for index, statement in imports:
+        if statement is section_end:
+            continue
         start, end = statement.lineno, statement.end_lineno or statement.lineno
         if isinstance(statement, ast.ImportFrom) and statement.module == "__future__":
             continue

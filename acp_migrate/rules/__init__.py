@@ -9,6 +9,7 @@ from acp_migrate.rules.acp005_commands_not_advertised import CommandsNotAdvertis
 from acp_migrate.rules.acp006_markdown_capabilities import MarkdownCapabilities
 from acp_migrate.rules.acp007_migration_todo import MigrationTodo
 from acp_migrate.rules.base import Rule
+from acp_migrate.rules.rewire import ADVERTISER_CLASS
 
 ALL_RULES: tuple[type[Rule], ...] = (
     InitializeKeyword,
@@ -23,3 +24,8 @@ ALL_RULES: tuple[type[Rule], ...] = (
 PYTHON_RULES = tuple(rule for rule in ALL_RULES if ".py" in rule.suffixes)
 
 RULES_BY_CODE = {rule.code: rule for rule in ALL_RULES}
+
+# Names the rules look up in a file's imports though its code need not mention them (a
+# rewire asks whether the advertiser is imported already): check's hollowing keeps the
+# imports binding them (engine/hollow.py).
+NAMES_LOOKED_UP = frozenset({ADVERTISER_CLASS})
