@@ -10,6 +10,7 @@ Bounded: a fixed seed and a few dozen examples each, so CI runs the same cases i
 
 from __future__ import annotations
 
+import ast
 import re
 from unittest import mock
 
@@ -177,3 +178,34 @@ def test_mutated_golden_inputs(source: bytes) -> None:
 @pytest.mark.parametrize("index", range(len(GOLDEN)))
 def test_every_golden_input_has_the_properties(index: int) -> None:
     check_fix_properties(GOLDEN[index])
+
+
+# Top-level imports, used or not, bound by the rules or not, at top-level statement
+# starts, behind a token-less definition: what check's hollowing prunes (engine/hollow.py).
+IMPORTS = [
+    b"import os\n", b"from acp.schema import AgentCapabilities as Caps\n", b"from acp import schema\n",
+    b"import acp.schema\n", b"from acp.schema import InitializeResponse\n", b"import json; import sys\n",
+    b"from x import *\n", b"from acp_migrate.runtime import CommandAdvertiser\n",
+]
+PAD = b"def _unrelated(a,\n              b=1):\n    import os.path as unused\n    return a\n\n\n"
+
+
+@st.composite
+def golden_with_imports(draw: st.DrawFn) -> bytes:
+    source = draw(mutated_golden())
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return source
+    future = max((s.lineno for s in tree.body if isinstance(s, ast.ImportFrom) and s.module == "__future__"), default=0)
+    starts = sorted({s.lineno for s in tree.body if s.lineno > future and not getattr(s, "decorator_list", None)})
+    lines = source.splitlines(keepends=True)
+    for at in sorted(draw(st.lists(st.sampled_from(starts), max_size=4)) if starts else [], reverse=True):
+        lines.insert(at - 1, draw(st.sampled_from([*IMPORTS, PAD])))
+    return b"".join(lines) + PAD
+
+
+@settings(BOUNDED, max_examples=80)
+@given(golden_with_imports())
+def test_golden_inputs_with_imports_and_unrelated_definitions(source: bytes) -> None:
+    check_fix_properties(source)
