@@ -290,16 +290,36 @@ def _screen(jobs: Iterable[FileJob], candidate: Callable[[FileJob], None]) -> It
     says why); hand the others to `candidate`, to be re-read where they are analysed
     (the bytes a worker writes over are the bytes it analysed)."""
     for job in jobs:
-        try:
-            source: bytes | None = read_source(job.path)
-        except Exception:
-            source = None
-        if source is not None and may_contain_legacy(source):
+        need, source = _screen_one(job.path, job)
+        if need is _PARSE:
             candidate(job)
-        elif source is not None and _nothing_to_report(source, job):
+        elif need is _NOTHING:
             yield FileOutcome(path=job.display_path)
         else:
             yield process_file(job, source)
+
+
+_PARSE, _NOTHING, _PROCESS_HERE = "parse", "nothing", "process here"
+
+
+def _screen_one(path: str, job: FileJob) -> tuple[str, bytes | None]:
+    """Read one file and say what it needs, with its bytes: parsing (the prefilter
+    passes it), nothing (clean: without process_file's cost per file, as a tree holds
+    thousands), or process_file here (unreadable or undecodable: it says why; or unused
+    suppressions are asked for)."""
+    try:
+        source = read_source(path)
+    except Exception:
+        return _PROCESS_HERE, None  # process_file reads it again and says why
+    if may_contain_legacy(source):
+        return _PARSE, source
+    if job.report_unused_suppressions:
+        return _PROCESS_HERE, source
+    try:
+        check_decodable(source)
+    except SourceError:
+        return _PROCESS_HERE, source
+    return _NOTHING, source
 
 
 def _screen_batch(
@@ -316,14 +336,11 @@ def _screen_batch(
     candidates: list[tuple[str, str]] = []
     for path in paths:
         display = display_path(path, cwd)
-        try:
-            source: bytes | None = read_source(path)
-        except Exception:
-            source = None  # process_file reads it again and says why
-        if source is not None and may_contain_legacy(source):
+        need, source = _screen_one(path, template)
+        if need is _PARSE:
             candidates.append((path, display))
             continue
-        if source is not None and _nothing_to_report(source, template):
+        if need is _NOTHING:
             clean.append(display)
             continue
         outcome = process_file(replace(template, path=path, display_path=display), source)
@@ -332,18 +349,6 @@ def _screen_batch(
         else:
             clean.append(outcome.path)
     return clean, other, candidates
-
-
-def _nothing_to_report(source: bytes, job: FileJob) -> bool:
-    """What `process_file` would find for a file the prefilter cleared, without its cost
-    per file (a tree holds thousands): nothing, unless it cannot be decoded."""
-    if job.report_unused_suppressions:
-        return False
-    try:
-        check_decodable(source)
-    except SourceError:
-        return False
-    return True
 
 
 def _process_in_batches(paths: Iterable[str], template: FileJob, cwd: str, workers: int) -> Iterator[FileOutcome]:
