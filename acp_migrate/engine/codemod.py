@@ -371,9 +371,7 @@ def _analyze_candidate(
     def dropped(node: cst.CSTNode, code: str) -> bool:
         # Asked by a rule before it acts beyond its own report (a rewire is done once per
         # class): a report that will be dropped below must not act at all.
-        if not settings.enabled(code):
-            return True
-        return report_filter.may_silence(code) and not report_filter.keep(finding(Report(node, code, "", False)))
+        return report_filter.may_drop(code) and not report_filter.keep(finding(Report(node, code, "", False)))
 
     context = FileContext(module, settings, dropped=dropped)
     rules = [rule(context) for rule in PYTHON_RULES if settings.enabled(rule.code)]

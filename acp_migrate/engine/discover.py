@@ -106,38 +106,37 @@ def iter_files(
     errors = [] if errors is None else errors
     arguments = [os.path.abspath(os.fspath(argument)) for argument in paths or (".",)]
     if len(arguments) == 1:
-        yield from (path for path, _ in _expand(arguments[0], selector, errors, real_paths=False))
+        yield from _expand(arguments[0], selector, errors)
         return
     # Keyed by the resolved path; the smallest spelling wins, so the argument order
     # does not change the output.
     found: dict[str, str] = {}
     for argument in arguments:
-        for path, real_path in _expand(argument, selector, errors, real_paths=True):
+        real_argument = os.path.realpath(argument)
+        for path in _expand(argument, selector, errors):
+            if path == argument:  # an explicit file
+                real_path = real_argument
+            else:  # met in its walk: one realpath per argument, not per file
+                inside = under(path, argument)
+                relative = inside if inside is not None else os.path.relpath(path, argument)
+                real_path = os.path.join(real_argument, relative)
             found[real_path] = min(found.get(real_path, path), path)
     yield from found.values()
 
 
-def _expand(
-    path: str, selector: FileSelector, errors: list[PathError], *, real_paths: bool
-) -> Iterator[tuple[str, str | None]]:
-    """(file, its resolved path when `real_paths`) for one absolute PATH argument."""
+def _expand(path: str, selector: FileSelector, errors: list[PathError]) -> Iterator[str]:
+    """The files of one absolute PATH argument: those its walk meets, or itself."""
     options = selector.options
     if os.path.isdir(path):
         if options.force_exclude and selector.excluded(path, is_dir=True):
             return
-        if not real_paths:
-            yield from ((file_path, None) for file_path in _walk(path, selector, errors))
-            return
-        real_root = os.path.realpath(path)
-        for file_path in _walk(path, selector, errors):
-            inside = under(file_path, path)
-            yield file_path, os.path.join(real_root, inside if inside is not None else os.path.relpath(file_path, path))
+        yield from _walk(path, selector, errors)
     elif os.path.lexists(path) and not os.path.exists(path):
         errors.append(PathError(path=path, reason=_broken_link_reason(path)))
     elif os.path.lexists(path):
         if options.force_exclude and selector.excluded(path, is_dir=False):
             return
-        yield path, os.path.realpath(path) if real_paths else None
+        yield path
     else:
         errors.append(PathError(path=path, reason=_missing_reason(path)))
 
@@ -305,7 +304,7 @@ class GitIgnore:
         """`name` in `directory` is ignored (the walk's question: no path to split)."""
         if self._git is None:
             return False
-        folder = self._folders[directory] if directory in self._folders else self._folder(directory)
+        folder = self._folder(directory)
         if folder is None:
             return False
         if folder.inside_ignored:

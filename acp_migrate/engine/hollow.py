@@ -10,11 +10,11 @@ imports a name the kept code uses (rules resolve names through every import of t
 file). Top-level imports binding no name the rest still uses go as well (rules resolve
 only the names they meet), except those a fix depends on: the last import before the
 first definition (where a fix adds its own) and those binding a name the rules look up
-unmentioned (`rules.NAMES_LOOKED_UP`). The body's other lines are dropped, not blanked: LibCST
-makes a node of every blank line, and the traversal and `cst/positions.py` would pay
-for each. Kept lines
-stay byte for byte, so columns do not change; `Hollowed.original_line` maps a line of
-the hollowed source back to the original's.
+unmentioned (`rules.NAMES_LOOKED_UP`). The body's other lines are dropped, not
+blanked: LibCST makes a node of every blank line, and the traversal and
+`cst/positions.py` would pay for each. Kept lines stay byte for byte, so columns do
+not change; `Hollowed.original_line` maps a line of the hollowed source back to the
+original's.
 
 Only `check` does this; `fix` and `diff` parse the whole file (their removals of
 orphaned imports count mentions everywhere) but their traversal skips the same
@@ -47,11 +47,12 @@ def irrelevant_definitions(source: bytes, tree: ast.Module) -> list[ast.stmt]:
 def _irrelevant(lines: list[bytes], tree: ast.Module) -> list[ast.stmt]:
     candidates: list[tuple[ast.stmt, bytes]] = []
     kept: list[bytes] = []  # the source of every top-level statement that stays whole
+    docstring = _docstring(tree)
     for statement in tree.body:
         segment = b"".join(lines[_first_line(statement) - 1 : statement.end_lineno or statement.lineno])
         if isinstance(statement, _DEFINITIONS) and _hollowable(statement, lines) and not may_contain_legacy(segment):
             candidates.append((statement, segment))
-        elif statement is not _docstring(tree):  # prose: its words use no name
+        elif statement is not docstring:  # prose: its words use no name
             kept.append(segment)
     # An import inside a definition binds its name for the whole file, as rules resolve
     # names: keep the definition when a kept statement uses a name it imports.

@@ -290,7 +290,7 @@ def _screen(jobs: Iterable[FileJob], candidate: Callable[[FileJob], None]) -> It
     says why); hand the others to `candidate`, to be re-read where they are analysed
     (the bytes a worker writes over are the bytes it analysed)."""
     for job in jobs:
-        need, source = _screen_one(job.path, job)
+        need, source = _screen_one(job.path, job.report_unused_suppressions)
         if need is _PARSE:
             candidate(job)
         elif need is _NOTHING:
@@ -302,7 +302,7 @@ def _screen(jobs: Iterable[FileJob], candidate: Callable[[FileJob], None]) -> It
 _PARSE, _NOTHING, _PROCESS_HERE = "parse", "nothing", "process here"
 
 
-def _screen_one(path: str, job: FileJob) -> tuple[str, bytes | None]:
+def _screen_one(path: str, report_unused_suppressions: bool) -> tuple[str, bytes | None]:
     """Read one file and say what it needs, with its bytes: parsing (the prefilter
     passes it), nothing (clean: without process_file's cost per file, as a tree holds
     thousands), or process_file here (unreadable or undecodable: it says why; or unused
@@ -313,7 +313,7 @@ def _screen_one(path: str, job: FileJob) -> tuple[str, bytes | None]:
         return _PROCESS_HERE, None  # process_file reads it again and says why
     if may_contain_legacy(source):
         return _PARSE, source
-    if job.report_unused_suppressions:
+    if report_unused_suppressions:
         return _PROCESS_HERE, source
     try:
         check_decodable(source)
@@ -336,7 +336,7 @@ def _screen_batch(
     candidates: list[tuple[str, str]] = []
     for path in paths:
         display = display_path(path, cwd)
-        need, source = _screen_one(path, template)
+        need, source = _screen_one(path, template.report_unused_suppressions)
         if need is _PARSE:
             candidates.append((path, display))
             continue

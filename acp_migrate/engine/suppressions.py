@@ -132,8 +132,11 @@ class ReportFilter:
         text = source.decode(encoding, "replace")
         return cls(settings, find_suppressions(text, python=python))
 
-    def may_silence(self, code: str) -> bool:
-        """Whether some comment of the file could silence a finding of `code` (no position needed)."""
+    def may_drop(self, code: str) -> bool:
+        """Whether `keep` could drop a finding of `code`: its rule is disabled, or some
+        comment of the file could silence it (no position needed)."""
+        if not self.settings.enabled(code):
+            return True
         return any(s.codes is None or code in s.codes for s in self._by_line.values())
 
     def keep(self, finding: Finding) -> bool:
