@@ -4,7 +4,8 @@ Each file is handled by `process_file`, a top-level function of a picklable job;
 run is one job template applied to the paths discovery finds (`process_paths`).
 With many files, workers screen them in batches while the walk goes on; the files
 the byte prefilter passes (the only ones LibCST parses) go to a pool of processes,
-one per core; see the comment above `PARALLEL_MIN_FILES`.
+one per core, forked from a process that imported LibCST for them; see the comment
+above `PARALLEL_MIN_FILES`.
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ import functools
 import gc
 import os
 import sys
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from itertools import chain, islice
+from itertools import chain, count, islice
 
 from acp_migrate.engine.codemod import analyze_source, check_decodable, preload_analysis
 from acp_migrate.engine.discover import DiscoveryOptions, PathError, iter_files, under
@@ -236,11 +238,10 @@ def _internal_error(exc: Exception) -> str:
 # Parallelism. Screening a file (read, prefilter) costs microseconds; parsing and
 # rewriting one costs milliseconds. A big run sends bare paths in batches to a pool of
 # worker processes, one per core, that screen them while the walk goes on (on a clean
-# tree reading and screening are the work); a small run is screened here. Either way
-# the files the prefilter passes go to a parse pool as soon as there are
-# PARALLEL_MIN_FILES of them, forked once this process has imported LibCST (its
-# workers share the import): fewer stay here, so a small run never pays for starting
-# workers (nor, when clean, for importing LibCST).
+# tree reading and screening are the work); a small run is screened here. The files
+# the prefilter passes go to a parse pool (_ParsePool) as soon as a big run meets
+# one, or a small run has PARALLEL_MIN_FILES of them: fewer stay here, so a small run
+# never pays for starting workers (nor, when clean, for importing LibCST).
 PARALLEL_MIN_FILES = 4
 POOL_SCREENS_MIN_FILES = 512
 BATCH_FILES = 256
@@ -277,9 +278,9 @@ def process_all(jobs: Iterable[FileJob], workers: int | None = None) -> Iterator
 
 
 def _screen_here(jobs: Iterable[FileJob], workers: int) -> Iterator[FileOutcome]:
-    pool = _ParsePool(workers)
+    pool = _ParsePool(workers, start_at=PARALLEL_MIN_FILES)
     try:
-        yield from _screen(jobs, pool.add)
+        yield from _screen(jobs, lambda job: pool.add([job]))
         yield from pool.outcomes()
     finally:
         pool.close()
@@ -352,25 +353,34 @@ def _screen_batch(
 
 
 def _process_in_batches(paths: Iterable[str], template: FileJob, cwd: str, workers: int) -> Iterator[FileOutcome]:
-    """Screen in batches sent to a pool while the walk goes on; parse the candidates in
-    a second pool, started once the walk is done, from this process with LibCST loaded:
-    LibCST's import (0.15 s of CPU) is paid once, not by every worker that meets a
-    candidate, and overlaps the screening's tail."""
+    """Screen in batches sent to a pool while the walk goes on; the candidates go to a
+    parse pool as soon as their batch is screened, so that its server imports LibCST
+    while the walk and the screening go on."""
     from concurrent.futures import as_completed
     from concurrent.futures.process import BrokenProcessPool
 
     executor = _start_executor(workers)
     pending: dict = {}  # Future -> its batch of paths
     unfinished: list[str] = []  # a worker died: see _ParsePool.outcomes
-    parse_pool = _ParsePool(workers)
+    parse_pool = _ParsePool(workers, start_at=1)
+    screened: deque = deque()  # futures done, appended by the executor's thread
+    forwarded: set = set()  # futures whose candidates went to the parse pool
 
     def job(path: str, display: str) -> FileJob:
         return replace(template, path=path, display_path=display)
 
+    def forward_candidates(future) -> None:
+        if future in forwarded or future.cancelled() or future.exception() is not None:
+            return
+        forwarded.add(future)
+        candidates = future.result()[2]
+        if candidates:
+            parse_pool.add([job(path, display) for path, display in candidates])
+
     def outcomes_of(future) -> Iterator[FileOutcome]:
         batch = pending.pop(future)
         try:
-            clean, other, candidates = future.result()
+            clean, other, _ = future.result()
         except BrokenProcessPool:
             unfinished.extend(batch)
         except Exception as exc:  # the outcomes could not come back (pickling)
@@ -378,8 +388,7 @@ def _process_in_batches(paths: Iterable[str], template: FileJob, cwd: str, worke
         else:
             yield from map(FileOutcome, clean)
             yield from other
-            for path, display in candidates:
-                parse_pool.add(job(path, display))
+            forward_candidates(future)
 
     try:
         for batch in _chunks(paths, BATCH_FILES):
@@ -389,6 +398,9 @@ def _process_in_batches(paths: Iterable[str], template: FileJob, cwd: str, worke
                 unfinished.extend(batch)
                 continue
             pending[future] = batch
+            future.add_done_callback(screened.append)
+            while screened:
+                forward_candidates(screened.popleft())
         # Outcomes wait for the walk's end: the walk feeds the workers, which would
         # wait for it while this process turned their results into outcomes.
         for future in as_completed(list(pending)):
@@ -417,64 +429,128 @@ def _chunks(items: Iterable[str], size: int) -> Iterator[list[str]]:
 
 
 class _ParsePool:
-    """Runs `process_file` in worker processes once it has enough jobs, else here."""
+    """Runs `process_file` in worker processes once it has `start_at` jobs, else here.
 
-    def __init__(self, workers: int) -> None:
+    The workers are forked from a server process (_serve_parses), itself forked from
+    this one, that imports LibCST and the rules first: the workers share one import
+    (0.15 s of CPU), which goes on while this process walks and screens, and this
+    process never needs LibCST. The server passes the jobs to its workers and their
+    outcomes back, as they come."""
+
+    def __init__(self, workers: int, *, start_at: int) -> None:
         self._workers = workers
+        self._start_at = start_at
         self._waiting: list[FileJob] = []
-        self._executor = None
-        self._futures: dict = {}  # Future -> FileJob
-        self._crashed: list[FileJob] = []  # not analysed: a worker died
-        self._unfreeze = False
+        self._numbers = count()
+        self._server = None  # a multiprocessing Process, once started
+        self._connection = None  # to the server
+        self._sent: dict[int, FileJob] = {}  # jobs by number, until their outcome is back
 
-    def add(self, job: FileJob) -> None:
-        self._waiting.append(job)
-        if self._executor is None and len(self._waiting) < PARALLEL_MIN_FILES:
+    def add(self, jobs: list[FileJob]) -> None:
+        self._waiting += jobs
+        if self._server is None and len(self._waiting) < self._start_at:
             return
-        if self._executor is None:
-            # Workers forked with LibCST loaded share it: one import (0.15 s of CPU)
-            # instead of one per worker.
-            preload_analysis()
-            # LibCST's objects live until exit: the collections of this run (here and
-            # in the workers) need not walk them (0.05 s of a 0.5 s check). A caller's
-            # own freeze is left as it was.
-            self._unfreeze = gc.get_freeze_count() == 0
-            gc.freeze()
-            self._executor = _start_executor(self._workers)
-        from concurrent.futures.process import BrokenProcessPool
+        if self._server is None:
+            self._start_server()
+        numbered = [(next(self._numbers), job) for job in self._waiting]
+        self._sent.update(numbered)
+        try:
+            self._connection.send(numbered)
+        except OSError:
+            pass  # the server died: these jobs stay unanswered (see outcomes)
+        self._waiting = []
 
-        for waiting in self._waiting:
-            try:
-                self._futures[self._executor.submit(process_file, waiting)] = waiting
-            except BrokenProcessPool:
-                self._crashed.append(waiting)
-        self._waiting.clear()
+    def _start_server(self) -> None:
+        import multiprocessing
+
+        # fork: the server starts in milliseconds with this process's modules imported.
+        context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
+        self._connection, server_end = context.Pipe()
+        self._server = context.Process(
+            target=_serve_parses,
+            args=(server_end, self._connection, self._workers, os.getpid()),
+            name="acp-migrate parse server",
+        )
+        self._server.start()
+        server_end.close()
 
     def outcomes(self) -> Iterator[FileOutcome]:
-        if self._executor is None:
+        if self._server is None:
             yield from map(process_file, self._waiting)
             return
-        from concurrent.futures import as_completed
-        from concurrent.futures.process import BrokenProcessPool
-
-        crashed = self._crashed
-        for future in as_completed(self._futures):
-            job = self._futures[future]
+        crashed: list[FileJob] = []
+        while self._sent:
             try:
-                yield future.result()
-            except BrokenProcessPool:
+                number, outcome = self._connection.recv()
+            except (EOFError, OSError):
+                break  # the server died: what it did not answer is retried below
+            job = self._sent.pop(number)
+            if outcome is None:
                 crashed.append(job)
-            except Exception as exc:  # the outcome could not come back (pickling)
-                yield FileOutcome(path=job.display_path, error=_internal_error(exc))
+            else:
+                yield outcome
         # A worker that dies (a native crash in the parser) takes the pool with it: retry
-        # the unfinished files one at a time, so only the file that kills a worker is lost.
+        # the files it did not analyse one at a time, so only the file that kills a worker is lost.
+        crashed += self._sent.values()
+        self._sent.clear()
         yield from _process_one_at_a_time(sorted(crashed, key=lambda job: job.path))
 
     def close(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=True)
-            if self._unfreeze:
-                gc.unfreeze()
+        if self._server is not None:
+            self._connection.close()  # the server's end: see _serve_parses
+            self._server.join()
+
+
+def _serve_parses(connection, parent_end, workers: int, parent: int) -> None:
+    """The parse pool's server: import LibCST, fork the workers, pass them the jobs
+    `connection` brings, numbered, and send back (number, outcome) for each, or
+    (number, None) when its worker died (the parent retries it alone). The parent
+    closes its end when it has every answer, or when it stops early (Ctrl-C): then the
+    jobs not started are dropped."""
+    import queue
+    import threading
+    from concurrent.futures.process import BrokenProcessPool
+
+    parent_end.close()  # (forked with it) the parent's closing it must end `recv` here
+    _worker_init(parent)
+    preload_analysis()
+    gc.freeze()  # LibCST's objects, which the workers inherit: see _worker_init
+    executor = _start_executor(workers)
+    answers: queue.SimpleQueue = queue.SimpleQueue()
+
+    def send_answers() -> None:
+        # A thread of its own: a send blocks while the parent walks (it reads the
+        # outcomes after), and must not block the executor's thread, which runs `answer`.
+        while (answer := answers.get()) is not None:
+            try:
+                connection.send(answer)
+            except OSError:
+                pass  # the parent stopped listening
+
+    def answer(number: int, job: FileJob, future) -> None:
+        if future.cancelled():
+            return  # the parent is gone
+        try:
+            answers.put((number, future.result()))
+        except BrokenProcessPool:
+            answers.put((number, None))
+        except Exception as exc:  # the outcome could not come back (pickling)
+            answers.put((number, FileOutcome(path=job.display_path, error=_internal_error(exc))))
+
+    sender = threading.Thread(target=send_answers)
+    sender.start()
+    try:
+        while True:
+            for number, job in connection.recv():
+                try:
+                    executor.submit(process_file, job).add_done_callback(functools.partial(answer, number, job))
+                except BrokenProcessPool:
+                    answers.put((number, None))
+    except (EOFError, OSError):  # the parent closed its end
+        pass
+    executor.shutdown(wait=True, cancel_futures=True)
+    answers.put(None)
+    sender.join()
 
 
 def _process_one_at_a_time(jobs: Sequence[FileJob]) -> Iterator[FileOutcome]:
@@ -506,6 +582,13 @@ def _start_executor(workers: int):
 
 
 def _worker_init(parent: int) -> None:
+    import signal
+
+    # Ctrl-C reaches every process of the terminal's group: only the parent stops the
+    # run (it cancels what is queued; a worker ends its file, so no write is cut
+    # short). A worker interrupted inside a queue would leave its lock held, and
+    # the run hanging.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     # What the worker inherits (LibCST, for a parse pool) lives as long as it does: out
     # of the collector's reach, collections are cheaper and do not copy every page the
     # fork shares (0.05 s of a 0.5 s check). Freezing moves lists, it touches no object.
@@ -514,7 +597,6 @@ def _worker_init(parent: int) -> None:
     # forever; on Linux ask the kernel to kill it with its parent instead.
     if sys.platform == "linux":
         import ctypes
-        import signal
 
         try:
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG

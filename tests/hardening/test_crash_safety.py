@@ -139,3 +139,53 @@ def test_two_fix_runs_at_once_end_fully_migrated(tmp_path: Path, template) -> No
         assert files[path] == new_content and parses(files[path])
     after = run_cli("check", "--output-format", "json", ".", cwd=tree)
     assert after.stderr == "" and not [f for f in json.loads(after.stdout) if f["fixable"]]
+
+
+@pytest.fixture(scope="module")
+def big_template(tmp_path_factory: pytest.TempPathFactory, template) -> tuple[Path, dict[str, tuple[bytes, bytes]]]:
+    """The template and enough clean files for a big run (screened in batches by workers)."""
+    root, expected, _ = template
+    big = tmp_path_factory.mktemp("big") / "tree"
+    shutil.copytree(root, big)
+    expected = dict(expected)
+    for index in range(600):
+        path = f"extra{index % 6}/module_{index}.py"
+        (big / path).parent.mkdir(exist_ok=True)
+        (big / path).write_bytes(f"CONSTANT = {index}\n".encode())
+        expected[path] = (f"CONSTANT = {index}\n".encode(),) * 2
+    return big, expected
+
+
+@pytest.mark.parametrize("size", ["small", "big"])
+def test_ctrl_c_stops_promptly_and_leaves_old_or_new_content(
+    tmp_path: Path, template, big_template, size: str
+) -> None:
+    """Ctrl-C at a terminal interrupts every process of the group: the run must stop in
+    moments, quietly, with exit code 130, every file whole, no temp file, no process
+    left (a worker interrupted inside a queue used to leave the run hanging)."""
+    root, expected = big_template if size == "big" else template[:2]
+    duration = template[2]
+    rng = random.Random(130)
+    for round_index in range(5):
+        tree = tmp_path / f"round{round_index}"
+        shutil.copytree(root, tree)
+        process = subprocess.Popen(
+            [str(CLI), "fix", "."], cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            start_new_session=True,
+        )
+        # After start-up (an interpreter interrupted while it starts prints a traceback).
+        time.sleep(0.3 + duration * (round_index + rng.random()) / 5)
+        os.killpg(process.pid, signal.SIGINT)
+        try:
+            _, errors = process.communicate(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            pytest.fail(f"round {round_index}: the interrupted fix did not stop")
+        assert _wait_for_session_to_end(process.pid, timeout=10), "worker processes outlived the interrupted fix"
+        files = snapshot(tree)
+        assert set(files) == set(expected)  # no temp file left behind
+        assert all(files[path] in (old, new) for path, (old, new) in expected.items())
+        finished = all(files[path] == new for path, (_, new) in expected.items())
+        assert process.returncode == 130 or (finished and process.returncode == 1), (process.returncode, errors)
+        assert "Traceback" not in errors, errors
+        shutil.rmtree(tree)

@@ -42,9 +42,10 @@ def test_the_pool_gives_the_same_result_as_one_process(
 ) -> None:
     monkeypatch.setattr(runner, "POOL_SCREENS_MIN_FILES", SCREENING[screening])
     results = {}
-    pools = []
-    start_executor = runner._start_executor
+    pools = []  # started here; the parse server starts its own
+    start_executor, start_server = runner._start_executor, runner._ParsePool._start_server
     monkeypatch.setattr(runner, "_start_executor", lambda workers: pools.append(workers) or start_executor(workers))
+    monkeypatch.setattr(runner._ParsePool, "_start_server", lambda pool: pools.append("server") or start_server(pool))
     for cores in (1, 2):
         project = tmp_path / f"cores{cores}"
         make_project(project)
@@ -53,8 +54,8 @@ def test_the_pool_gives_the_same_result_as_one_process(
         results[cores] = run(mode, ["."])
         files = {path.name: path.read_bytes() for path in project.iterdir()}
         results[cores, "files"] = files
-    # In the run with two cores: one pool; in batches, one to screen and one to parse.
-    assert pools == ([2] if screening == "here" else [2, 2])
+    # In the run with two cores: a parse server; in batches, first a pool to screen.
+    assert pools == (["server"] if screening == "here" else [2, "server"])
     assert results[1] == results[2]
     assert results[1, "files"] == results[2, "files"]
     assert len(results[1].files) == 28
@@ -63,10 +64,19 @@ def test_the_pool_gives_the_same_result_as_one_process(
 def test_process_all_uses_the_pool_only_for_enough_candidates(monkeypatch: pytest.MonkeyPatch) -> None:
     started = []
     monkeypatch.setattr(runner, "_start_executor", lambda workers: started.append(workers) or pytest.fail("pool"))
+    monkeypatch.setattr(runner._ParsePool, "_start_server", lambda pool: pytest.fail("server"))
     jobs = [runner.FileJob(path=f"/nonexistent/{i}.py", display_path=f"{i}.py", mode=Mode.CHECK) for i in range(50)]
     outcomes = list(runner.process_all(jobs, workers=2))
     assert len(outcomes) == 50 and all(o.error == "no such file or directory" for o in outcomes)
     assert started == []
+
+
+def test_the_parse_pool_answers_each_job_even_of_one_file(tmp_path: Path) -> None:
+    (tmp_path / "legacy.py").write_text(LEGACY_SNIPPETS[0])
+    job = runner.FileJob(path=str(tmp_path / "legacy.py"), display_path="legacy.py", mode=Mode.CHECK)
+    outcomes = list(runner.process_all([job] * (runner.PARALLEL_MIN_FILES + 2), workers=2))
+    assert len(outcomes) == runner.PARALLEL_MIN_FILES + 2
+    assert all(outcome.findings == outcomes[0].findings != [] for outcome in outcomes)
 
 
 def _crashing_analysis(real):
@@ -161,8 +171,9 @@ def test_workers_die_with_a_killed_parent(tmp_path: Path) -> None:
 
 
 def test_big_runs_import_libcst_once_for_every_parsing_worker(tmp_path: Path) -> None:
-    """Screening workers only screen; candidates go to a pool forked once this process
-    has LibCST, so no worker pays for its import (0.15 s of CPU) again."""
+    """Screening workers only screen; candidates go to a pool forked from a server that
+    imported LibCST, so no worker pays for its import (0.15 s of CPU) again, and the
+    run's own process never imports it."""
     make_project(tmp_path / "project")
     records = tmp_path / "records"
     records.mkdir()
@@ -173,7 +184,7 @@ def test_big_runs_import_libcst_once_for_every_parsing_worker(tmp_path: Path) ->
         "screen, process = runner._screen_batch, runner.process_file\n"
         "def record(kind):\n"
         f"    with open(os.path.join({str(records)!r}, f'{{kind}}-{{os.getpid()}}'), 'a') as out:\n"
-        "        out.write(f\"{'libcst' in sys.modules}\\n\")\n"
+        "        out.write(f\"{'libcst' in sys.modules},{os.getppid()}\\n\")\n"
         "def screen_batch(*args):\n"
         "    result = screen(*args)\n"
         "    record('screen')\n"
@@ -184,19 +195,22 @@ def test_big_runs_import_libcst_once_for_every_parsing_worker(tmp_path: Path) ->
         "runner._screen_batch, runner.process_file = screen_batch, process_file\n"
         "runner._available_cores = lambda: 2\n"
         f"result = runner.run('check', [{str(tmp_path / 'project')!r}])\n"
-        "print(len(result.findings))\n"
+        "print(len(result.findings), 'libcst' in sys.modules, os.getpid())\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert int(done.stdout) >= 12
+    findings, libcst_here, pid = done.stdout.split()
+    assert int(findings) >= 12 and libcst_here == "False"
     screeners = {path.name.split("-")[1] for path in records.glob("screen-*")}
     screened = [line for path in records.glob("screen-*") for line in path.read_text().split()]
     # (screeners call process_file too, for the files they can report on without parsing)
     parsers = [path for path in records.glob("parse-*") if path.name.split("-")[1] not in screeners]
     parsed = [line for path in parsers for line in path.read_text().split()]
     assert screeners and parsers
-    assert set(screened) == {"False"}  # no screening worker imported LibCST
-    assert set(parsed) == {"True"}  # every parsing worker had it from the start
+    assert {line.split(",")[0] for line in screened} == {"False"}  # no screening worker imported LibCST
+    assert {line.split(",")[0] for line in parsed} == {"True"}  # every parsing worker had it from the start
+    (server,) = {line.split(",")[1] for line in parsed}  # which they all were forked from
+    assert server != pid
 
 
 def test_workers_freeze_what_they_inherit_and_the_run_leaves_nothing_frozen(
@@ -207,15 +221,8 @@ def test_workers_freeze_what_they_inherit_and_the_run_leaves_nothing_frozen(
         assert executor.submit(gc.get_freeze_count).result() > 0
     finally:
         executor.shutdown()
-    # A parse pool freezes LibCST's objects here while it runs, and only then.
     make_project(tmp_path / "project")
     monkeypatch.chdir(tmp_path / "project")
     monkeypatch.setattr(runner, "_available_cores", lambda: 2)
-    frozen = []
-    start_executor = runner._start_executor
-    monkeypatch.setattr(
-        runner, "_start_executor", lambda workers: frozen.append(gc.get_freeze_count()) or start_executor(workers)
-    )
     assert run(Mode.CHECK, ["."]).findings
-    assert frozen and frozen[-1] > 0
     assert gc.get_freeze_count() == 0
