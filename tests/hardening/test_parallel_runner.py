@@ -173,18 +173,19 @@ def test_workers_die_with_a_killed_parent(tmp_path: Path) -> None:
 def test_big_runs_import_libcst_once_for_every_parsing_worker(tmp_path: Path) -> None:
     """Screening workers only screen; candidates go to a pool forked from a server that
     imported LibCST, so no worker pays for its import (0.15 s of CPU) again, and the
-    run's own process never imports it."""
+    run's own process never imports it. The workers start near the bottom of their
+    Python stack, however deep the run was called from (see _ParsePool._start_server)."""
     make_project(tmp_path / "project")
     records = tmp_path / "records"
     records.mkdir()
     script = (
-        "import os, sys\n"
+        "import os, sys, traceback\n"
         "from acp_migrate.engine import runner\n"
         "runner.POOL_SCREENS_MIN_FILES = 1\n"
         "screen, process = runner._screen_batch, runner.process_file\n"
         "def record(kind):\n"
         f"    with open(os.path.join({str(records)!r}, f'{{kind}}-{{os.getpid()}}'), 'a') as out:\n"
-        "        out.write(f\"{'libcst' in sys.modules},{os.getppid()}\\n\")\n"
+        "        out.write(f\"{'libcst' in sys.modules},{os.getppid()},{len(traceback.extract_stack())}\\n\")\n"
         "def screen_batch(*args):\n"
         "    result = screen(*args)\n"
         "    record('screen')\n"
@@ -194,7 +195,9 @@ def test_big_runs_import_libcst_once_for_every_parsing_worker(tmp_path: Path) ->
         "    return process(job, source)\n"
         "runner._screen_batch, runner.process_file = screen_batch, process_file\n"
         "runner._available_cores = lambda: 2\n"
-        f"result = runner.run('check', [{str(tmp_path / 'project')!r}])\n"
+        "def deep(levels):\n"
+        f"    return deep(levels - 1) if levels else runner.run('check', [{str(tmp_path / 'project')!r}])\n"
+        "result = deep(100)\n"
         "print(len(result.findings), 'libcst' in sys.modules, os.getpid())\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
@@ -211,6 +214,7 @@ def test_big_runs_import_libcst_once_for_every_parsing_worker(tmp_path: Path) ->
     assert {line.split(",")[0] for line in parsed} == {"True"}  # every parsing worker had it from the start
     (server,) = {line.split(",")[1] for line in parsed}  # which they all were forked from
     assert server != pid
+    assert max(int(line.split(",")[2]) for line in parsed) < 40
 
 
 def test_workers_freeze_what_they_inherit_and_the_run_leaves_nothing_frozen(
