@@ -442,15 +442,15 @@ class _ParsePool:
         self._start_at = start_at
         self._waiting: list[FileJob] = []
         self._numbers = count()
-        self._server = None  # the thread that starts the server process and waits for it
+        self._server_thread = None  # starts the server process and waits for it
         self._connection = None  # to the server
         self._sent: dict[int, FileJob] = {}  # jobs by number, until their outcome is back
 
     def add(self, jobs: list[FileJob]) -> None:
         self._waiting += jobs
-        if self._server is None and len(self._waiting) < self._start_at:
+        if self._server_thread is None and len(self._waiting) < self._start_at:
             return
-        if self._server is None:
+        if self._server_thread is None:
             self._start_server()
         numbered = [(next(self._numbers), job) for job in self._waiting]
         self._sent.update(numbered)
@@ -487,11 +487,11 @@ class _ParsePool:
         # file (a second of system time when fixing 500 files). The thread lives as
         # long as the server: the kernel's parent-death signal follows the thread that
         # forked (see _worker_init).
-        self._server = threading.Thread(target=start_and_wait, name="acp-migrate parse server", daemon=True)
-        self._server.start()
+        self._server_thread = threading.Thread(target=start_and_wait, name="acp-migrate parse server", daemon=True)
+        self._server_thread.start()
 
     def outcomes(self) -> Iterator[FileOutcome]:
-        if self._server is None:
+        if self._server_thread is None:
             yield from map(process_file, self._waiting)
             return
         crashed: list[FileJob] = []
@@ -512,9 +512,9 @@ class _ParsePool:
         yield from _process_one_at_a_time(sorted(crashed, key=lambda job: job.path))
 
     def close(self) -> None:
-        if self._server is not None:
+        if self._server_thread is not None:
             self._connection.close()  # the server's end: see _serve_parses
-            self._server.join()
+            self._server_thread.join()
 
 
 def _serve_parses(connection, parent_end, workers: int, parent: int) -> None:
