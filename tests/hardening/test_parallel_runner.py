@@ -107,6 +107,25 @@ def test_a_crashing_worker_costs_only_its_file(tmp_path: Path, monkeypatch: pyte
     assert len({f.path for f in result.findings}) == 13  # the 12 legacy files and locked.py
 
 
+@pytest.mark.skipif(sys.platform != "linux", reason="the fork start method carries the patch")
+@pytest.mark.parametrize("screening", SCREENING)
+def test_a_dead_parse_server_costs_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, screening: str) -> None:
+    """The server dies before it answers (killed, out of memory): every candidate is
+    analysed one at a time instead, and the run neither hangs nor loses a file."""
+    monkeypatch.setattr(runner, "POOL_SCREENS_MIN_FILES", SCREENING[screening])
+    make_project(tmp_path / "project")
+    monkeypatch.chdir(tmp_path / "project")
+    monkeypatch.setattr(runner, "_available_cores", lambda: 1)
+    expected = run(Mode.CHECK, ["."])
+    monkeypatch.setattr(runner, "_available_cores", lambda: 2)
+    monkeypatch.setattr(runner, "preload_analysis", lambda: os._exit(9))  # runs in the server only
+    retried = []
+    one_at_a_time = runner._process_one_at_a_time
+    monkeypatch.setattr(runner, "_process_one_at_a_time", lambda jobs: retried.extend(jobs) or one_at_a_time(jobs))
+    assert run(Mode.CHECK, ["."]) == expected
+    assert len(retried) >= 13  # every candidate: the 12 legacy files and locked.py at least
+
+
 def _modules_after_check(path: Path, cwd: Path) -> set[str]:
     script = (
         "import sys\n"
