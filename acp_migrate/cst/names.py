@@ -11,6 +11,8 @@ from collections import Counter
 
 import libcst as cst
 
+from acp_migrate.cst.walk import walk
+
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -102,28 +104,28 @@ class MentionCounter(cst.CSTVisitor):
         return False
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
-        node.value.visit(self)
+        walk(node.value, self)
         return False
 
     def visit_Arg(self, node: cst.Arg) -> bool:
-        node.value.visit(self)
+        walk(node.value, self)
         return False
 
     def visit_Param(self, node: cst.Param) -> bool:
         for part in (node.annotation, node.default):
             if part is not None:
-                part.visit(self)
+                walk(part, self)
         return False
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         for part in (*node.decorators, node.params, node.returns, node.body):
             if part is not None:
-                part.visit(self)
+                walk(part, self)
         return False
 
     def visit_ClassDef(self, node: cst.ClassDef) -> bool:
         for part in (*node.decorators, *node.bases, *node.keywords, node.body):
-            part.visit(self)
+            walk(part, self)
         return False
 
     def visit_Annotation(self, node: cst.Annotation) -> None:
@@ -153,5 +155,5 @@ class MentionCounter(cst.CSTVisitor):
 
 def mentions(node: cst.CSTNode) -> Counter[str]:
     counter = MentionCounter()
-    node.visit(counter)
+    walk(node, counter)
     return counter.counts

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 import libcst as cst
 
 from acp_migrate.cst.names import dotted_name, mentions
+from acp_migrate.cst.walk import walk
 from acp_migrate.engine.traversal import EditApplier
 from acp_migrate.rules.base import Edits
 
@@ -101,7 +102,7 @@ def remove_orphaned_imports(module: cst.Module, before: Counter[str], keep: set[
         after = mentions(module)
         after.update(keep)
         planner = _ImportPlanner(module, before, after)
-        module.visit(planner)
+        walk(module, planner)
         if not planner.removed:
             break
         module = module.visit(EditApplier(Edits(removed=planner.removed)))

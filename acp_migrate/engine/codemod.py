@@ -318,6 +318,7 @@ def _analyze_candidate(
 
     from acp_migrate.cst.names import mentions
     from acp_migrate.cst.positions import positions_of
+    from acp_migrate.cst.walk import walk
     from acp_migrate.engine.cleanup import may_orphan_imports, remove_orphaned_imports
     from acp_migrate.engine.hollow import hollow_out, irrelevant_definitions
     from acp_migrate.engine.traversal import EditApplier, RuleDispatcher
@@ -376,7 +377,7 @@ def _analyze_candidate(
     context = FileContext(module, settings, dropped=dropped)
     rules = [rule(context) for rule in PYTHON_RULES if settings.enabled(rule.code)]
     try:
-        module.visit(RuleDispatcher(context, rules, skip=skipped))
+        walk(module, RuleDispatcher(context, rules, skip=skipped))
     except RecursionError:
         raise SourceError("too deeply nested to analyse") from None
     if not context.reports:

@@ -15,6 +15,7 @@ import libcst as cst
 
 from acp_migrate.cst.docstrings import remove_entries
 from acp_migrate.cst.names import mentions
+from acp_migrate.cst.walk import walk
 from acp_migrate.rules.acp001_initialize_keyword import is_legacy_factory
 from acp_migrate.rules.acp005_commands_not_advertised import commands_removed
 from acp_migrate.rules.base import LEGACY_KEYS, Example, Report, Rule, all_params
@@ -192,5 +193,5 @@ class _ForwardingValues(cst.CSTVisitor):
     @classmethod
     def of(cls, function: cst.FunctionDef) -> cst.CSTNode:
         collector = cls()
-        function.body.visit(collector)
+        walk(function.body, collector)
         return cst.Tuple([cst.Element(value) for value in collector.values])

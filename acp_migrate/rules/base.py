@@ -14,6 +14,7 @@ from typing import ClassVar
 import libcst as cst
 
 from acp_migrate.cst.names import ImportTable, MentionCounter, last_part
+from acp_migrate.cst.walk import walk
 from acp_migrate.settings import DEFAULT_SETTINGS, RuleSettings
 
 
@@ -140,7 +141,7 @@ class FileContext:
     def mentions_in(self, function: cst.FunctionDef) -> dict[str, int]:
         if function not in self._function_mentions:
             counter = MentionCounter()
-            function.body.visit(counter)
+            walk(function.body, counter)
             for param in all_params(function.params):
                 counter.counts[param.name.value] += 1
             self._function_mentions[function] = counter.counts
@@ -223,7 +224,7 @@ class FileContext:
         if function is None:
             return
         counter = MentionCounter()
-        value.visit(counter)
+        walk(value, counter)
         for name, count in counter.counts.items():
             assignment = self._sole_feeding_assignment(name, function, expected=count)
             if assignment is not None and not self.will_remove(assignment.statement):
@@ -311,7 +312,7 @@ class _StatementLines(cst.CSTVisitor):
 
 def _statements(block: cst.BaseSuite) -> list[cst.SimpleStatementLine]:
     collector = _StatementLines()
-    block.visit(collector)
+    walk(block, collector)
     return collector.lines
 
 

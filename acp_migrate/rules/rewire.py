@@ -25,6 +25,7 @@ from __future__ import annotations
 import libcst as cst
 
 from acp_migrate.cst.names import MentionCounter, last_part
+from acp_migrate.cst.walk import walk
 from acp_migrate.rules.base import Edits, FileContext, all_params
 
 ADVERTISER = "command_advertiser"
@@ -100,7 +101,7 @@ def _check_movable(origin: cst.BaseExpression, initialize: cst.FunctionDef) -> N
     params = [p.name.value for p in all_params(initialize.params)]
     local_names = set(params[1:]) | _assigned_names(initialize)
     counter = MentionCounter()
-    origin.visit(counter)
+    walk(origin, counter)
     used = sorted(set(counter.counts) & local_names)
     if used:
         raise CannotRewire(f"it uses `{used[0]}`, which only exists inside `initialize`")
@@ -131,7 +132,7 @@ def _assigned_names(function: cst.FunctionDef) -> set[str]:
         def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
             names.update(_target_names(node.target))
 
-    function.body.visit(Stores())
+    walk(function.body, Stores())
     return names
 
 
@@ -232,7 +233,7 @@ def _contains_await(node: cst.CSTNode) -> bool:
             nonlocal found
             found = True
 
-    node.visit(Awaits())
+    walk(node, Awaits())
     return found
 
 
@@ -247,7 +248,7 @@ def _handler_edits(context: FileContext, method: cst.FunctionDef, kind: str, ori
         if session_id is None:
             raise CannotRewire(f"`{method.name.value}` has no `session_id` parameter")
     finder = _Returns()
-    method.body.visit(finder)
+    walk(method.body, finder)
     if any(commands_update(context, call) for call in finder.calls):
         # The handler already sends this session's list, which replaced the initialize
         # list in the old protocol too: keep that list (now published in order) alone.
