@@ -39,7 +39,7 @@ def walk(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
 
 def _children_fields(node: cst.CSTNode) -> tuple[str, ...]:
     fields = _FIELDS.get(type(node))
-    if fields is None or any(_holds_nodes(getattr(node, name)) for name in fields[1]):
+    if fields is None or (fields[1] and any(_holds_nodes(getattr(node, name)) for name in fields[1])):
         fields = _FIELDS[type(node)] = _record(node)
     return fields[0]
 
