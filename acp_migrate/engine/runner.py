@@ -473,11 +473,14 @@ class _ParsePool:
             name="acp-migrate parse server",
         )
 
+        forked = threading.Event()
+
         def start_and_wait() -> None:
             try:
                 server.start()
             finally:
                 server_end.close()  # here; if the fork failed, the parent reads EOF
+                forked.set()
             server.join()
 
         # A forked process keeps the Python stack it was forked from. From a new thread,
@@ -486,9 +489,11 @@ class _ParsePool:
         # and LibCST's recursion, started deep, mapped and unmapped one 350 times per
         # file (a second of system time when fixing 500 files). The thread lives as
         # long as the server: the kernel's parent-death signal follows the thread that
-        # forked (see _worker_init).
+        # forked (see _worker_init). This thread waits for the fork: an import going on
+        # here would leave its lock held in the server, which imports LibCST.
         self._server_thread = threading.Thread(target=start_and_wait, name="acp-migrate parse server", daemon=True)
         self._server_thread.start()
+        forked.wait()
 
     def outcomes(self) -> Iterator[FileOutcome]:
         if self._server_thread is None:
@@ -532,6 +537,7 @@ def _serve_parses(connection, parent_end, workers: int, parent: int) -> None:
     preload_analysis()
     gc.freeze()  # LibCST's objects, which the workers inherit: see _worker_init
     executor = _start_executor(workers)
+    executor.submit(int)  # forks the workers now, while this process has one thread
     answers: queue.SimpleQueue = queue.SimpleQueue()
 
     def send_answers() -> None:
