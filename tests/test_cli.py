@@ -453,3 +453,34 @@ def test_the_example_agent_migrates_the_same_by_diff_and_by_fix(tmp_path: Path) 
     assert tree_bytes(by_diff) == tree_bytes(by_fix)
     assert acp_migrate("diff", "legacy_agent", cwd=by_fix).stdout == b""
     assert acp_migrate("check", "legacy_agent", cwd=by_fix).returncode == 0
+
+
+def test_the_entry_knows_the_commands_that_run_over_paths() -> None:
+    from acp_migrate.__main__ import PATH_COMMANDS
+
+    assert set(PATH_COMMANDS) == {mode.value for mode in runner.Mode}
+
+
+@pytest.mark.parametrize(
+    ("arguments", "over_folders"),
+    [
+        (["check"], True),  # `.`
+        (["fix", "{folder}"], True),
+        (["diff", "--output-format", "json", "{file}", "{folder}"], True),
+        (["check", "--exclude", "nothing-here", "{file}"], False),  # an option's value is no path
+        (["check", "{file}", "{file}"], False),  # pre-commit passes files
+        (["check", "-", "--stdin-filename", "{file}"], False),
+        (["check", "--help"], False),
+        (["rules"], False),
+        (["--version"], False),
+        ([], False),
+    ],
+)
+def test_the_entry_forks_the_early_server_for_runs_over_folders(
+    tmp_path: Path, arguments: list[str], over_folders: bool
+) -> None:
+    from acp_migrate.__main__ import runs_over_folders
+
+    (tmp_path / "code.py").write_text("VALUE = 1\n")
+    arguments = [a.format(folder=tmp_path, file=tmp_path / "code.py") for a in arguments]
+    assert runs_over_folders(arguments) is over_folders

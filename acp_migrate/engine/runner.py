@@ -21,6 +21,7 @@ from enum import StrEnum
 from itertools import chain, count, islice
 
 from acp_migrate.engine.codemod import analyze_source, check_decodable, preload_analysis
+from acp_migrate.engine import early_server
 from acp_migrate.engine.discover import DiscoveryOptions, PathError, iter_files, under
 from acp_migrate.engine.files import (
     FileAccessError,
@@ -166,11 +167,14 @@ def run(
                 progress(len(outcomes), found)  # a big run's outcomes come after its walk
             yield path
 
-    for outcome in process_paths(discovered(), template, cwd):
-        outcomes.append(outcome)
-        if progress is not None:
-            # The walk may still be going on: the total grows until it ends.
-            progress(len(outcomes), found)
+    try:
+        for outcome in process_paths(discovered(), template, cwd):
+            outcomes.append(outcome)
+            if progress is not None:
+                # The walk may still be going on: the total grows until it ends.
+                progress(len(outcomes), found)
+    finally:
+        early_server.discard()  # not needed: no candidate
     return RunResult(
         mode=mode,
         files=sorted(outcomes, key=lambda outcome: outcome.path),
@@ -271,7 +275,7 @@ def process_all(jobs: Iterable[FileJob], workers: int | None = None) -> Iterator
     workers = _available_cores() if workers is None else workers
     jobs = iter(jobs)
     head = list(islice(jobs, PARALLEL_MIN_FILES))
-    if workers < 2 or len(head) < PARALLEL_MIN_FILES:
+    if workers < 2 or (len(head) < PARALLEL_MIN_FILES and not early_server.waiting()):
         yield from map(process_file, chain(head, jobs))
     else:
         yield from _screen_here(chain(head, jobs), workers)
@@ -360,6 +364,7 @@ def _process_in_batches(paths: Iterable[str], template: FileJob, cwd: str, worke
     from concurrent.futures.process import BrokenProcessPool
 
     executor = _start_executor(workers)
+    early_server.pause()  # until a candidate needs it: the screening has the cores
     pending: dict = {}  # Future -> its batch of paths
     unfinished: list[str] = []  # a worker died: see _ParsePool.outcomes
     parse_pool = _ParsePool(workers, start_at=1)
@@ -431,45 +436,59 @@ def _chunks(items: Iterable[str], size: int) -> Iterator[list[str]]:
 class _ParsePool:
     """Runs `process_file` in worker processes once it has `start_at` jobs, else here.
 
-    The workers are forked from a server process (_serve_parses), itself forked from
-    this one, that imports LibCST and the rules first: the workers share one import
-    (0.15 s of CPU), which goes on while this process walks and screens, and this
-    process never needs LibCST. The server passes the jobs to its workers and their
-    outcomes back, as they come."""
+    The workers are forked from a server process (serve_parses) that imports LibCST
+    and the rules first: the workers share one import (0.12 s of CPU), which goes on
+    while this process walks and screens, and this process never needs LibCST. The
+    server is the one forked at start-up (early_server), or forked from this process at
+    the first job. It passes the jobs to its workers and their outcomes back, as they come."""
 
     def __init__(self, workers: int, *, start_at: int) -> None:
         self._workers = workers
-        self._start_at = start_at
+        # A server already importing LibCST is worth even one job.
+        self._start_at = 1 if early_server.waiting() else start_at
         self._waiting: list[FileJob] = []
         self._numbers = count()
-        self._server_thread = None  # starts the server process and waits for it
-        self._connection = None  # to the server
+        self._jobs = None  # to the server, None until it is started
+        self._answers = None  # from the server
+        self._wait_for_server: Callable[[], object] = lambda: None
         self._sent: dict[int, FileJob] = {}  # jobs by number, until their outcome is back
 
     def add(self, jobs: list[FileJob]) -> None:
         self._waiting += jobs
-        if self._server_thread is None and len(self._waiting) < self._start_at:
+        if self._jobs is None and len(self._waiting) < self._start_at:
             return
-        if self._server_thread is None:
+        if self._jobs is None:
             self._start_server()
         numbered = [(next(self._numbers), job) for job in self._waiting]
         self._sent.update(numbered)
         try:
-            self._connection.send(numbered)
+            self._jobs.send(numbered)
         except OSError:
             pass  # the server died: these jobs stay unanswered (see outcomes)
         self._waiting = []
 
     def _start_server(self) -> None:
+        from multiprocessing.connection import Connection
+
+        early = early_server.take()
+        if early is not None:
+            self._jobs = Connection(early.jobs, readable=False)
+            self._answers = Connection(early.answers, writable=False)
+            self._wait_for_server = functools.partial(early_server.reap, early.pid)
+        else:
+            self._fork_server()
+
+    def _fork_server(self) -> None:
         import multiprocessing
         import threading
 
         # fork: the server starts in milliseconds with this process's modules imported.
         context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
-        self._connection, server_end = context.Pipe()
+        jobs, self._jobs = context.Pipe(duplex=False)
+        self._answers, answers = context.Pipe(duplex=False)
         server = context.Process(
-            target=_serve_parses,
-            args=(server_end, self._connection, self._workers, os.getpid()),
+            target=serve_parses,
+            args=(jobs, answers, os.getpid(), self._workers, (self._jobs, self._answers)),
             name="acp-migrate parse server",
         )
 
@@ -479,7 +498,8 @@ class _ParsePool:
             try:
                 server.start()
             finally:
-                server_end.close()  # here; if the fork failed, the parent reads EOF
+                jobs.close()  # the server's ends: here; if the fork failed, the parent reads EOF
+                answers.close()
                 forked.set()
             server.join()
 
@@ -491,18 +511,19 @@ class _ParsePool:
         # long as the server: the kernel's parent-death signal follows the thread that
         # forked (see _worker_init). This thread waits for the fork: an import going on
         # here would leave its lock held in the server, which imports LibCST.
-        self._server_thread = threading.Thread(target=start_and_wait, name="acp-migrate parse server", daemon=True)
-        self._server_thread.start()
+        thread = threading.Thread(target=start_and_wait, name="acp-migrate parse server", daemon=True)
+        thread.start()
         forked.wait()
+        self._wait_for_server = thread.join
 
     def outcomes(self) -> Iterator[FileOutcome]:
-        if self._server_thread is None:
+        if self._jobs is None:
             yield from map(process_file, self._waiting)
             return
         crashed: list[FileJob] = []
         while self._sent:
             try:
-                number, outcome = self._connection.recv()
+                number, outcome = self._answers.recv()
             except (EOFError, OSError):
                 break  # the server died: what it did not answer is retried below
             job = self._sent.pop(number)
@@ -517,35 +538,39 @@ class _ParsePool:
         yield from _process_one_at_a_time(sorted(crashed, key=lambda job: job.path))
 
     def close(self) -> None:
-        if self._server_thread is not None:
-            self._connection.close()  # the server's end: see _serve_parses
-            self._server_thread.join()
+        if self._jobs is not None:
+            self._jobs.close()  # the server reads EOF: see serve_parses
+            self._answers.close()
+            self._wait_for_server()
 
 
-def _serve_parses(connection, parent_end, workers: int, parent: int) -> None:
+def serve_parses(jobs, answers, parent: int, workers: int | None = None, inherited: Sequence = ()) -> None:
     """The parse pool's server: import LibCST, fork the workers, pass them the jobs
-    `connection` brings, numbered, and send back (number, outcome) for each, or
-    (number, None) when its worker died (the parent retries it alone). The parent
-    closes its end when it has every answer, or when it stops early (Ctrl-C): then the
-    jobs not started are dropped."""
+    the `jobs` connection brings, numbered, and send back on `answers` (number,
+    outcome) for each, or (number, None) when its worker died (the parent retries it
+    alone). The parent closes its end of `jobs` when it has every answer, or when it
+    stops early (Ctrl-C): then the jobs not started are dropped. `inherited`: the
+    parent's ends, forked with the server, to close (the parent's closing its own
+    must end `recv` here)."""
     import queue
     import threading
     from concurrent.futures.process import BrokenProcessPool
 
-    parent_end.close()  # (forked with it) the parent's closing it must end `recv` here
+    for connection in inherited:
+        connection.close()
     _worker_init(parent)
     preload_analysis()
     gc.freeze()  # LibCST's objects, which the workers inherit: see _worker_init
-    executor = _start_executor(workers)
+    executor = _start_executor(_available_cores() if workers is None else workers)
     executor.submit(int)  # forks the workers now, while this process has one thread
-    answers: queue.SimpleQueue = queue.SimpleQueue()
+    outgoing: queue.SimpleQueue = queue.SimpleQueue()
 
     def send_answers() -> None:
         # A thread of its own: a send blocks while the parent walks (it reads the
         # outcomes after), and must not block the executor's thread, which runs `answer`.
-        while (answer := answers.get()) is not None:
+        while (answer := outgoing.get()) is not None:
             try:
-                connection.send(answer)
+                answers.send(answer)
             except OSError:
                 pass  # the parent stopped listening
 
@@ -553,25 +578,25 @@ def _serve_parses(connection, parent_end, workers: int, parent: int) -> None:
         if future.cancelled():
             return  # the parent is gone
         try:
-            answers.put((number, future.result()))
+            outgoing.put((number, future.result()))
         except BrokenProcessPool:
-            answers.put((number, None))
+            outgoing.put((number, None))
         except Exception as exc:  # the outcome could not come back (pickling)
-            answers.put((number, FileOutcome(path=job.display_path, error=_internal_error(exc))))
+            outgoing.put((number, FileOutcome(path=job.display_path, error=_internal_error(exc))))
 
     sender = threading.Thread(target=send_answers)
     sender.start()
     try:
         while True:
-            for number, job in connection.recv():
+            for number, job in jobs.recv():
                 try:
                     executor.submit(process_file, job).add_done_callback(functools.partial(answer, number, job))
                 except BrokenProcessPool:
-                    answers.put((number, None))
+                    outgoing.put((number, None))
     except (EOFError, OSError):  # the parent closed its end
         pass
     executor.shutdown(wait=True, cancel_futures=True)
-    answers.put(None)
+    outgoing.put(None)
     sender.join()
 
 

@@ -3,9 +3,11 @@ start-up that stays light for a clean file (no LibCST, no pool)."""
 
 from __future__ import annotations
 
+import functools
 import gc
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -14,7 +16,7 @@ from pathlib import Path
 import pytest
 from hardening_support import LEGACY_SNIPPETS
 
-from acp_migrate.engine import runner
+from acp_migrate.engine import early_server, runner
 from acp_migrate.engine.runner import Mode, run
 
 
@@ -249,3 +251,142 @@ def test_workers_freeze_what_they_inherit_and_the_run_leaves_nothing_frozen(
     monkeypatch.setattr(runner, "_available_cores", lambda: 2)
     assert run(Mode.CHECK, ["."]).findings
     assert gc.get_freeze_count() == 0
+
+
+def _server_state(pid: int) -> str:
+    """The process state letter of `pid` (`T`: stopped), or `gone`."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][0]
+    except FileNotFoundError:
+        return "gone"
+
+
+def _reaped(pid: int) -> bool:
+    try:
+        os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False
+
+
+@pytest.fixture
+def start_early_server():
+    """Forks an early parse server here, as the program's entry does; returns its pid."""
+    if sys.platform != "linux" or len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("the early server forks, on two cores or more")
+
+    def start() -> int:
+        early_server.start()
+        assert early_server._waiting is not None
+        return early_server._waiting.pid
+
+    yield start
+    early_server.discard()
+
+
+@pytest.mark.parametrize("legacy", [True, False], ids=["candidates", "clean"])
+def test_a_big_run_pauses_the_early_server_while_it_screens_then_takes_or_kills_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, start_early_server, legacy: bool
+) -> None:
+    """Paused (SIGSTOP) while the workers screen, where it would slow a clean tree; the
+    parse pool resumes it at the first candidate instead of forking a server; a run
+    without candidates kills it. Either way it is reaped."""
+    project = tmp_path / "project"
+    make_project(project)
+    if not legacy:
+        for path in project.iterdir():
+            if not path.name.startswith("clean"):
+                path.unlink()
+    monkeypatch.chdir(project)
+    monkeypatch.setattr(runner, "_available_cores", lambda: 1)
+    expected = run(Mode.CHECK, ["."])
+    assert bool(expected.findings) is legacy
+
+    states = tmp_path / "states"
+    screen = runner._screen_batch
+
+    @functools.wraps(screen)  # pickled by name: runner._screen_batch, this function
+    def screen_batch(*args):
+        with open(states, "a") as out:  # in a screening worker
+            out.write(_server_state(early_parse_server))
+        return screen(*args)
+
+    monkeypatch.setattr(runner, "POOL_SCREENS_MIN_FILES", 1)
+    monkeypatch.setattr(runner, "_available_cores", lambda: 2)
+    monkeypatch.setattr(runner, "_screen_batch", screen_batch)
+    monkeypatch.setattr(runner._ParsePool, "_fork_server", lambda pool: pytest.fail("forked a server"))
+    early_parse_server = start_early_server()
+    assert run(Mode.CHECK, ["."]) == expected
+    assert set(states.read_text()) == {"T"}
+    assert not early_server.waiting() and _reaped(early_parse_server)
+
+
+def test_a_small_run_gives_even_one_candidate_to_the_early_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, start_early_server
+) -> None:
+    """It is importing LibCST already: one candidate is worth it (without it, fewer
+    than PARALLEL_MIN_FILES are analysed here, importing LibCST here). Not paused:
+    a small run screens here, one core."""
+    (tmp_path / "legacy.py").write_text(LEGACY_SNIPPETS[0])
+    (tmp_path / "clean.py").write_text("VALUE = 1\n")
+    monkeypatch.chdir(tmp_path)
+    analysed_in = tmp_path / "analysed-in"
+    analyze = runner.analyze_source
+
+    def analyze_source(source: bytes, **kwargs):
+        with open(analysed_in, "a") as out:
+            out.write(f"{os.getpid()}\n")
+        return analyze(source, **kwargs)
+
+    monkeypatch.setattr(runner, "analyze_source", analyze_source)
+    monkeypatch.setattr(runner, "_available_cores", lambda: 2)
+    monkeypatch.setattr(runner._ParsePool, "_fork_server", lambda pool: pytest.fail("forked a server"))
+    early_parse_server = start_early_server()
+    assert _server_state(early_parse_server) != "T"
+    result = run(Mode.CHECK, ["."])
+    assert [f.path for f in result.findings] and {f.path for f in result.findings} == {"legacy.py"}
+    assert str(os.getpid()) not in analysed_in.read_text().split()  # analysed in a worker of the server
+    assert not early_server.waiting() and _reaped(early_parse_server)
+
+
+def test_a_dead_early_server_costs_no_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, start_early_server
+) -> None:
+    make_project(tmp_path / "project")
+    monkeypatch.chdir(tmp_path / "project")
+    monkeypatch.setattr(runner, "_available_cores", lambda: 1)
+    expected = run(Mode.CHECK, ["."])
+    early_parse_server = start_early_server()
+    os.kill(early_parse_server, signal.SIGKILL)
+    monkeypatch.setattr(runner, "_available_cores", lambda: 2)
+    retried = []
+    one_at_a_time = runner._process_one_at_a_time
+    monkeypatch.setattr(runner, "_process_one_at_a_time", lambda jobs: retried.extend(jobs) or one_at_a_time(jobs))
+    assert run(Mode.CHECK, ["."]) == expected
+    assert len(retried) >= 13
+    assert _reaped(early_parse_server)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "early"),
+    [(["check", "--isolated", "{folder}"], True), (["fix", "{file}"], False), (["rules"], False)],
+)
+def test_the_command_forks_the_early_server_only_over_folders(tmp_path: Path, arguments: list[str], early: bool) -> None:
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "folder" / "legacy.py").write_text(LEGACY_SNIPPETS[0])
+    arguments = [a.format(folder=tmp_path / "folder", file=tmp_path / "folder" / "legacy.py") for a in arguments]
+    script = (
+        "import sys\n"
+        "from acp_migrate.engine import early_server\n"
+        "start = early_server.start\n"
+        "def started():\n"
+        "    print('EARLY', 'libcst' in sys.modules, flush=True)\n"
+        "    start()\n"
+        "early_server.start = started\n"
+        f"sys.argv = ['acp-migrate', *{arguments!r}]\n"
+        "from acp_migrate.__main__ import main\n"
+        "main()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode in (0, 1), done.stderr
+    assert ("EARLY False" in done.stdout.splitlines()) is early, done.stdout
