@@ -283,11 +283,13 @@ def process_all(jobs: Iterable[FileJob], workers: int | None = None) -> Iterator
 
 def _screen_here(jobs: Iterable[FileJob], workers: int) -> Iterator[FileOutcome]:
     pool = _ParsePool(workers, start_at=PARALLEL_MIN_FILES)
+    finished = False
     try:
         yield from _screen(jobs, lambda job: pool.add([job]))
         yield from pool.outcomes()
+        finished = True
     finally:
-        pool.close()
+        pool.close(wait=not finished)
 
 
 def _screen(jobs: Iterable[FileJob], candidate: Callable[[FileJob], None]) -> Iterator[FileOutcome]:
@@ -395,6 +397,7 @@ def _process_in_batches(paths: Iterable[str], template: FileJob, cwd: str, worke
             yield from other
             forward_candidates(future)
 
+    finished = False
     try:
         for batch in _chunks(paths, BATCH_FILES):
             try:
@@ -411,9 +414,13 @@ def _process_in_batches(paths: Iterable[str], template: FileJob, cwd: str, worke
         for future in as_completed(list(pending)):
             yield from outcomes_of(future)
         yield from parse_pool.outcomes()
+        finished = True
     finally:
-        executor.shutdown(wait=True, cancel_futures=True)
-        parse_pool.close()
+        # Once every outcome is in, the workers have nothing left to do and end on their
+        # own: waiting for them would only delay the report. Stopped early (Ctrl-C),
+        # wait, so that no worker is killed in the middle of a write.
+        executor.shutdown(wait=not finished, cancel_futures=True)
+        parse_pool.close(wait=not finished)
     # Screen the files of a dead worker's batches again here; the candidates among them
     # go one at a time to a worker of their own, so only a file that kills it is lost.
     candidates: list[FileJob] = []
@@ -471,12 +478,17 @@ class _ParsePool:
         from multiprocessing.connection import Connection
 
         early = early_server.take()
-        if early is not None:
-            self._jobs = Connection(early.jobs, readable=False)
-            self._answers = Connection(early.answers, writable=False)
-            self._wait_for_server = functools.partial(early_server.reap, early.pid)
-        else:
+        if early is None:
             self._fork_server()
+            return
+        import threading
+
+        self._jobs = Connection(early.jobs, readable=False)
+        self._answers = Connection(early.answers, writable=False)
+        # Reaped in the background, as a forked server is by the thread that forked it.
+        reaper = threading.Thread(target=early_server.reap, args=(early.pid,), daemon=True)
+        reaper.start()
+        self._wait_for_server = reaper.join
 
     def _fork_server(self) -> None:
         import multiprocessing
@@ -537,11 +549,13 @@ class _ParsePool:
         self._sent.clear()
         yield from _process_one_at_a_time(sorted(crashed, key=lambda job: job.path))
 
-    def close(self) -> None:
+    def close(self, *, wait: bool = True) -> None:
+        """Let the server end (it reads EOF: see serve_parses); `wait` for it to."""
         if self._jobs is not None:
-            self._jobs.close()  # the server reads EOF: see serve_parses
+            self._jobs.close()
             self._answers.close()
-            self._wait_for_server()
+            if wait:
+                self._wait_for_server()
 
 
 def serve_parses(jobs, answers, parent: int, workers: int | None = None, inherited: Sequence = ()) -> None:

@@ -262,10 +262,14 @@ def _server_state(pid: int) -> str:
 
 
 def _reaped(pid: int) -> bool:
-    try:
-        os.waitpid(pid, os.WNOHANG)
-    except ChildProcessError:
-        return True
+    """Whether `pid`, a child, has ended within 10 s and been reaped (here or by the run)."""
+    for _ in range(500):
+        try:
+            if os.waitpid(pid, os.WNOHANG)[0] == pid:
+                return True
+        except ChildProcessError:
+            return True
+        time.sleep(0.02)
     return False
 
 
