@@ -1,7 +1,8 @@
 """The `acp-migrate` command and `python -m acp_migrate`.
 
-Before the CLI (typer) is even imported, a command that runs over folders forks the
-parse server, which imports LibCST meanwhile (engine/early_server.py)."""
+Before the CLI (typer) is even imported, a command that walks folders forks the parse
+server, which imports LibCST meanwhile (engine/early_server.py), and asks git what it
+ignores there (engine/discover.ask_git_early)."""
 
 from __future__ import annotations
 
@@ -12,22 +13,24 @@ import sys
 PATH_COMMANDS = ("check", "diff", "fix")
 
 
-def runs_over_folders(args: list[str]) -> bool:
-    """Whether `args` (the command line after the program) run a PATH command over a
-    folder, `.` by default: such a run may meet many files. Arguments that are no
+def folders_to_walk(args: list[str]) -> list[str]:
+    """The folders `args` (the command line after the program) have a PATH command
+    walk, `.` by default: such a run may meet many files. Arguments that are no
     existing path (option values) are ignored; a run over files only (pre-commit's)
-    or stdin (`-`) is not one."""
+    or stdin (`-`) walks none."""
     if not args or args[0] not in PATH_COMMANDS or "-" in args or "--help" in args:
-        return False
+        return []
     paths = [arg for arg in args[1:] if not arg.startswith("-") and os.path.exists(arg)]
-    return not paths or any(os.path.isdir(path) for path in paths)
+    return [path for path in paths if os.path.isdir(path)] if paths else ["."]
 
 
 def main() -> None:
-    if runs_over_folders(sys.argv[1:]):
-        from acp_migrate.engine import early_server
+    folders = folders_to_walk(sys.argv[1:])
+    if folders:
+        from acp_migrate.engine import discover, early_server
 
-        early_server.start()
+        early_server.start()  # first: it forks
+        discover.ask_git_early(folders[0])
     from acp_migrate.cli import main as run_cli
 
     run_cli()

@@ -462,25 +462,23 @@ def test_the_entry_knows_the_commands_that_run_over_paths() -> None:
 
 
 @pytest.mark.parametrize(
-    ("arguments", "over_folders"),
+    ("arguments", "folders"),
     [
-        (["check"], True),  # `.`
-        (["fix", "{folder}"], True),
-        (["diff", "--output-format", "json", "{file}", "{folder}"], True),
-        (["check", "--exclude", "nothing-here", "{file}"], False),  # an option's value is no path
-        (["check", "{file}", "{file}"], False),  # pre-commit passes files
-        (["check", "-", "--stdin-filename", "{file}"], False),
-        (["check", "--help"], False),
-        (["rules"], False),
-        (["--version"], False),
-        ([], False),
+        (["check"], ["."]),
+        (["fix", "{folder}"], ["{folder}"]),
+        (["diff", "--output-format", "json", "{file}", "{folder}"], ["{folder}"]),
+        (["check", "--exclude", "nothing-here", "{file}"], []),  # an option's value is no path
+        (["check", "{file}", "{file}"], []),  # pre-commit passes files
+        (["check", "-", "--stdin-filename", "{file}"], []),
+        (["check", "--help"], []),
+        (["rules"], []),
+        (["--version"], []),
+        ([], []),
     ],
 )
-def test_the_entry_forks_the_early_server_for_runs_over_folders(
-    tmp_path: Path, arguments: list[str], over_folders: bool
-) -> None:
-    from acp_migrate.__main__ import runs_over_folders
+def test_the_entry_warms_up_for_runs_that_walk_folders(tmp_path: Path, arguments: list[str], folders: list[str]) -> None:
+    from acp_migrate.__main__ import folders_to_walk
 
     (tmp_path / "code.py").write_text("VALUE = 1\n")
-    arguments = [a.format(folder=tmp_path, file=tmp_path / "code.py") for a in arguments]
-    assert runs_over_folders(arguments) is over_folders
+    spell = {"folder": str(tmp_path), "file": str(tmp_path / "code.py")}
+    assert folders_to_walk([a.format(**spell) for a in arguments]) == [f.format(**spell) for f in folders]

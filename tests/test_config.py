@@ -290,3 +290,30 @@ def test_tracked_files_are_not_ignored(repo: Path, monkeypatch: pytest.MonkeyPat
     subprocess.run(["git", "add", "-f", "src/b_gen.py"], cwd=repo, check=True, env=GIT_ENV)
 
     assert names(discover([repo]).files, repo) == ["src/a.py", "src/b_gen.py"]
+
+
+@pytest.mark.parametrize("spelled", ["absolute", "relative"])
+def test_git_asked_early_answers_the_next_walk_once(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, spelled: str
+) -> None:
+    """The command asks git during its start-up (`discover.ask_git_early`): the walk
+    finds the same files without asking git again; a later walk asks afresh (the
+    answers are not kept: the ignore files may have changed)."""
+    from acp_migrate.engine import discover as discovery
+
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+    monkeypatch.chdir(repo.parent)
+    folder = str(repo) if spelled == "absolute" else repo.name
+    asked = []
+    ask = discovery.GitIgnore._ask
+    monkeypatch.setattr(
+        discovery.GitIgnore, "_ask", lambda self, cwd, *args: asked.append((self, args[0])) or ask(self, cwd, *args)
+    )
+
+    discovery.ask_git_early(folder)
+    assert names(discover([folder]).files, repo) == ["src/a.py"]
+    (early, _), (also_early, _) = asked  # git was asked twice, both times early
+    assert early is also_early and type(early).__name__ == "_Recorder"
+    write(repo / ".gitignore", "generated/\n")
+    assert names(discover([folder]).files, repo) == ["src/a.py", "src/b_gen.py"]
+    assert sorted(question for asker, question in asked if asker is not early) == ["ls-files", "rev-parse"]
