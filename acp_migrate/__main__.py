@@ -6,6 +6,7 @@ ignores there (engine/discover.ask_git_early)."""
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 
@@ -25,6 +26,9 @@ def folders_to_walk(args: list[str]) -> list[str]:
 
 
 def main() -> None:
+    # Imports make tens of thousands of objects and no garbage: the collections they
+    # trigger cost 3 ms here (5 ms in the parse server, which inherits this).
+    gc.disable()
     folders = folders_to_walk(sys.argv[1:])
     if folders:
         from acp_migrate.engine import discover, early_server
@@ -33,6 +37,7 @@ def main() -> None:
         discover.ask_git_early(folders[0])
     from acp_migrate.cli import main as run_cli
 
+    gc.enable()
     run_cli()
 
 
