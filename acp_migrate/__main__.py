@@ -31,9 +31,11 @@ def main() -> None:
     gc.disable()
     folders = folders_to_walk(sys.argv[1:])
     if folders:
-        from acp_migrate.engine import discover, early_server
+        from acp_migrate.engine import early_server
 
-        early_server.start()  # first: it forks
+        early_server.start()  # first: it forks, and the server imports what it needs itself
+        from acp_migrate.engine import discover
+
         discover.ask_git_early(folders[0])
     from acp_migrate.cli import main as run_cli
 
