@@ -697,11 +697,11 @@ def report(args, built, cases, memory, breakdown, fixed, after, flagged, load) -
         "x",
         f"start-up alone is {startup:.3f} s = {startup / m['grep planted']:.1f}x grep's whole run; then "
         f"{per_file_clean:.0f} us per file to discover, read, validate the encoding and prefilter "
-        f"(grep: {m['grep planted'] / files * 1e6:.0f} us); at the first candidate a server process "
-        f"imports LibCST (~0.14 s of CPU: its node classes, 1.4x grep's whole run) beside the walk, "
-        f"then its workers parse the {PLANTED_COUNT} candidates (without their unrelated definitions "
-        "and imports, ~7 ms each): both cores are busy from the walk's start, so what is left is "
-        "CPU (the run uses ~0.7 s of it, grep 0.1 s) and the start-up's single core",
+        f"(grep: {m['grep planted'] / files * 1e6:.0f} us); a server process forked at start-up "
+        f"imports LibCST (~0.16 s of CPU with its other imports: 1.5x grep's whole run), then its "
+        f"workers parse the {PLANTED_COUNT} candidates (without their unrelated definitions and imports, "
+        "~7 ms each): both cores are busy from the interpreter's start to the last parse, so what "
+        "is left is CPU (the run uses ~0.7 s of it, grep 0.1 s)",
     )
     if "ruff F401 planted" in m:
         target(

@@ -394,3 +394,28 @@ def test_the_command_forks_the_early_server_only_over_folders(tmp_path: Path, ar
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert done.returncode in (0, 1), done.stderr
     assert ("EARLY False" in done.stdout.splitlines()) is early, done.stdout
+
+
+@pytest.mark.parametrize("screening", SCREENING)
+def test_a_finished_run_does_not_wait_for_its_processes_but_a_stopped_one_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, screening: str
+) -> None:
+    """Once every outcome is in, the workers have nothing left to do: the report need
+    not wait for them to exit. A run stopped early (Ctrl-C) waits, so that no worker is
+    killed in the middle of a write."""
+    monkeypatch.setattr(runner, "POOL_SCREENS_MIN_FILES", SCREENING[screening])
+    monkeypatch.setattr(runner, "_available_cores", lambda: 2)
+    make_project(tmp_path / "project")
+    monkeypatch.chdir(tmp_path / "project")
+    waits = []
+    close = runner._ParsePool.close
+    monkeypatch.setattr(runner._ParsePool, "close", lambda pool, *, wait=True: waits.append(wait) or close(pool, wait=wait))
+    template = runner.FileJob(path="", display_path="", mode=Mode.CHECK)
+    paths = sorted(str(path) for path in (tmp_path / "project").iterdir())
+
+    assert len(list(runner.process_paths(paths, template, str(tmp_path / "project")))) == len(paths)
+    assert waits == [False]
+    outcomes = runner.process_paths(paths, template, str(tmp_path / "project"))
+    next(outcomes)
+    outcomes.close()  # what Ctrl-C does to the run's loop
+    assert waits == [False, True]
