@@ -317,3 +317,24 @@ def test_git_asked_early_answers_the_next_walk_once(
     write(repo / ".gitignore", "generated/\n")
     assert names(discover([folder]).files, repo) == ["src/a.py", "src/b_gen.py"]
     assert sorted(question for asker, question in asked if asker is not early) == ["ls-files", "rev-parse"]
+
+
+def test_a_repository_inside_the_walk_answers_for_its_own_files(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The work tree holding a folder decides what is ignored there: a nested
+    repository's own ignore file, not the one around it (the walk learns of its `.git`
+    from its listing)."""
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+    inner = repo / "vendor" / "inner"
+    inner.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(inner)], check=True, env=GIT_ENV)
+    write(inner / ".gitignore", "local.py\n")
+    for name in ["x.py", "local.py", "y_gen.py", "deep/z.py", "deep/local.py"]:
+        write(inner / name)
+
+    assert names(discover([repo]).files, repo) == [
+        "src/a.py",
+        "vendor/inner/deep/z.py",
+        "vendor/inner/x.py",
+        "vendor/inner/y_gen.py",
+    ]
+    assert names(discover([inner / "deep"]).files, repo) == ["vendor/inner/deep/z.py"]
