@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import os
+import signal
 import sys
 
 # The commands that run over PATHs (engine.runner.Mode): importing it here would delay the fork.
@@ -34,6 +35,10 @@ def main() -> None:
         from acp_migrate.engine import early_server
 
         early_server.start()  # first: it forks, and the server imports what it needs itself
+    # Until the CLI takes SIGTERM over (cli.main: the run then stops as for Ctrl-C), it
+    # ends the start-up at once and quietly: nothing has been written yet.
+    signal.signal(signal.SIGTERM, _end_start_up)
+    if folders:
         from acp_migrate.engine import discover
 
         discover.ask_git_early(folders[0])
@@ -41,6 +46,10 @@ def main() -> None:
 
     gc.enable()
     run_cli()
+
+
+def _end_start_up(number: int, frame: object) -> None:
+    raise SystemExit(128 + number)
 
 
 if __name__ == "__main__":

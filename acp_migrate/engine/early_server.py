@@ -76,11 +76,13 @@ def pause() -> None:
 def take() -> Server | None:
     """The waiting server, resumed, for a parse pool that will close and wait for it; or None."""
     global _waiting
-    server, _waiting = _waiting, None
+    server = _waiting
     if server is not None:
         import signal
 
         _signal(server.pid, signal.SIGCONT)
+    # Only now: stopped here (Ctrl-C), the server is still `discard`ed, not left stopped.
+    _waiting = None
     return server
 
 

@@ -647,11 +647,12 @@ def _start_executor(workers: int):
 def _worker_init(parent: int) -> None:
     import signal
 
-    # Ctrl-C reaches every process of the terminal's group: only the parent stops the
-    # run (it cancels what is queued; a worker ends its file, so no write is cut
-    # short). A worker interrupted inside a queue would leave its lock held, and
-    # the run hanging.
+    # Ctrl-C reaches every process of the terminal's group, and a cancelled CI job's
+    # SIGTERM often does: only the parent stops the run (it cancels what is queued; a
+    # worker ends its file, so no write is cut short). A worker interrupted inside a
+    # queue would leave its lock held, and the run hanging.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     # What the worker inherits (LibCST, for a parse pool) lives as long as it does: out
     # of the collector's reach, collections are cheaper and do not copy every page the
     # fork shares (0.05 s of a 0.5 s check). Freezing moves lists, it touches no object.

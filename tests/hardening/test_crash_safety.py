@@ -3,6 +3,7 @@
 - A `fix` killed with SIGKILL at any point leaves every file with either its old or its
   new content (never truncated, never mixed), its pool workers die with it, and at
   most some `.<name>.*.acp-migrate.tmp` files stay behind (no PATH walk picks them up).
+- Stopped by Ctrl-C or SIGTERM, it ends in moments (exit 130, 143) and leaves no temp file.
 - Two `fix` runs at once on one tree end with every file fully migrated.
 """
 
@@ -156,13 +157,25 @@ def big_template(tmp_path_factory: pytest.TempPathFactory, template) -> tuple[Pa
     return big, expected
 
 
+# How a run is stopped: Ctrl-C at a terminal signals every process of the group; a
+# cancelled CI job sends SIGTERM, to the group or to the command alone.
+STOPS = {
+    "ctrl-c": (signal.SIGINT, True, 130),
+    "sigterm": (signal.SIGTERM, True, 143),
+    "sigterm to the command": (signal.SIGTERM, False, 143),
+}
+
+
+@pytest.mark.parametrize("stop", STOPS)
 @pytest.mark.parametrize("size", ["small", "big"])
-def test_ctrl_c_stops_promptly_and_leaves_old_or_new_content(
-    tmp_path: Path, template, big_template, size: str
+def test_a_stopped_fix_stops_promptly_and_leaves_old_or_new_content(
+    tmp_path: Path, template, big_template, size: str, stop: str
 ) -> None:
-    """Ctrl-C at a terminal interrupts every process of the group: the run must stop in
-    moments, quietly, with exit code 130, every file whole, no temp file, no process
-    left (a worker interrupted inside a queue used to leave the run hanging)."""
+    """Stopped by Ctrl-C or SIGTERM, the run must end in moments, quietly, with exit
+    code 130 or 143, every file whole, no temp file, no process left (a worker
+    interrupted inside a queue used to leave the run hanging; one killed by SIGTERM
+    left its temp file)."""
+    number, to_group, exit_code = STOPS[stop]
     root, expected = big_template if size == "big" else template[:2]
     duration = template[2]
     rng = random.Random(130)
@@ -175,7 +188,10 @@ def test_ctrl_c_stops_promptly_and_leaves_old_or_new_content(
         )
         # After start-up (an interpreter interrupted while it starts prints a traceback).
         time.sleep(0.3 + duration * (round_index + rng.random()) / 5)
-        os.killpg(process.pid, signal.SIGINT)
+        if to_group:
+            os.killpg(process.pid, number)
+        else:
+            os.kill(process.pid, number)
         try:
             _, errors = process.communicate(timeout=15)
         except subprocess.TimeoutExpired:
@@ -186,6 +202,29 @@ def test_ctrl_c_stops_promptly_and_leaves_old_or_new_content(
         assert set(files) == set(expected)  # no temp file left behind
         assert all(files[path] in (old, new) for path, (old, new) in expected.items())
         finished = all(files[path] == new for path, (_, new) in expected.items())
-        assert process.returncode == 130 or (finished and process.returncode == 1), (process.returncode, errors)
+        assert process.returncode == exit_code or (finished and process.returncode == 1), (process.returncode, errors)
         assert "Traceback" not in errors, errors
         shutil.rmtree(tree)
+
+
+@pytest.mark.parametrize("delay", [0.08, 0.12, 0.16])
+def test_sigterm_during_start_up_ends_the_command_quietly(tmp_path: Path, template, delay: float) -> None:
+    """Before the CLI takes SIGTERM over, it ends the start-up at once with 143 and no
+    traceback (nothing is written yet); the early parse server goes with it."""
+    root, expected = template[:2]
+    tree = tmp_path / "tree"
+    shutil.copytree(root, tree)
+    process = subprocess.Popen(
+        [str(CLI), "fix", "."], cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )
+    time.sleep(delay)
+    os.kill(process.pid, signal.SIGTERM)
+    _, errors = process.communicate(timeout=15)
+    assert _wait_for_session_to_end(process.pid, timeout=10), "processes outlived the stopped start-up"
+    files = snapshot(tree)
+    assert set(files) == set(expected)
+    assert all(files[path] in (old, new) for path, (old, new) in expected.items())
+    finished = all(files[path] == new for path, (_, new) in expected.items())
+    assert process.returncode == 143 or (finished and process.returncode == 1), (process.returncode, errors)
+    assert "Traceback" not in errors, errors
