@@ -148,7 +148,8 @@ class EditApplier(cst.CSTTransformer):
         body = list(updated_node.body)
         if inserted:
             body = []
-            for original, updated in zip(original_node.body, updated_node.body):
+            # (no edit removes or adds a statement in place: the two bodies line up)
+            for original, updated in zip(original_node.body, updated_node.body, strict=True):
                 body.append(updated)
                 body.extend(self.edits.inserted_after.get(original, ()))
             # Removal indices refer to the original body; map them past the insertions.
