@@ -20,8 +20,8 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from itertools import chain, count, islice
 
-from acp_migrate.engine.codemod import analyze_source, check_decodable, preload_analysis
 from acp_migrate.engine import early_server
+from acp_migrate.engine.codemod import analyze_source, check_decodable, preload_analysis
 from acp_migrate.engine.discover import DiscoveryOptions, PathError, iter_files, under
 from acp_migrate.engine.files import (
     FileAccessError,
