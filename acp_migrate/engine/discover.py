@@ -198,11 +198,12 @@ class FileSelector:
             return False
         return not self._skipped(entry, directory, is_dir=False)
 
-    def listed(self, directory: str, names: set[str], *, is_link: bool | None) -> None:
+    def listed(self, directory: str, names: set[str], *, entered: bool) -> None:
         """For a walk: `directory` holds `names` (what git needs to know of it);
-        `is_link`: whether it is a symbolic link, None when not known."""
+        `entered`: the walk came into it from its parent, so it is no symbolic link
+        (the walk follows none; only its root may be one)."""
         if self._gitignore is not None:
-            self._gitignore.listed(directory, has_git=".git" in names, is_link=is_link)
+            self._gitignore.listed(directory, has_git=".git" in names, entered=entered)
 
     def _skipped(self, entry: os.DirEntry[str], directory: str, *, is_dir: bool) -> bool:
         relative = self._relative(entry.path) if self._exclude.anchored else None
@@ -365,10 +366,10 @@ class GitIgnore:
             self._real_paths[directory] = real
         return real
 
-    def listed(self, directory: str, *, has_git: bool, is_link: bool | None) -> None:
+    def listed(self, directory: str, *, has_git: bool, entered: bool) -> None:
         if directory not in self._toplevel:
             self._listed_git[directory] = has_git
-        if is_link is False:
+        if entered:
             self._not_links.add(directory)
 
     def _work_tree(self, directory: str) -> str | None:
@@ -510,8 +511,7 @@ def _walk(root: str, selector: FileSelector, errors: list[PathError]) -> Iterato
         # (two failing stats per folder of the tree, 8 ms for 1,200 folders).
         if directory != root and "pyvenv.cfg" in names and _is_virtualenv(entries):
             continue
-        # (the walk enters no symbolic link: only the root may be one)
-        selector.listed(directory, names, is_link=None if directory == root else False)
+        selector.listed(directory, names, entered=directory != root)
         for entry in entries:
             try:
                 if entry.is_symlink():
