@@ -2,7 +2,8 @@
 
 Before the CLI (typer) is even imported, a command that walks folders forks the parse
 server, which imports LibCST meanwhile (engine/early_server.py), and asks git what it
-ignores there (engine/discover.ask_git_early)."""
+ignores there (engine/discover.ask_git_early). Before that, it installs the cache of the
+code dataclasses generate (engine/code_cache.py)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,9 @@ def main() -> None:
     # Imports make tens of thousands of objects and no garbage: the collections they
     # trigger cost 3 ms here (5 ms in the parse server, which inherits this).
     gc.disable()
+    from acp_migrate.engine import code_cache
+
+    code_cache.install()  # before any dataclass is made, here or in the forked server
     folders = folders_to_walk(sys.argv[1:])
     if folders:
         from acp_migrate.engine import early_server

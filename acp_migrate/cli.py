@@ -19,6 +19,7 @@ import typer
 
 from acp_migrate import __version__, api
 from acp_migrate.config import ConfigError, Options, Overrides
+from acp_migrate.engine import code_cache
 from acp_migrate.engine.runner import FileOutcome, RunResult
 from acp_migrate.report.colour import PLAIN, Painter, colour_enabled
 from acp_migrate.report.progress import ProgressBar, render_run_summary, stream_is_tty
@@ -467,20 +468,24 @@ def main() -> None:
     half-written and no temp file stays; the exit code is 143 (130 for Ctrl-C)."""
     import signal
 
-    terminated = []
+    received: list[int] = []
+    running = [True]  # while the run goes on, a signal stops it where it is
 
     def stop(number, frame) -> None:
-        terminated.append(number)
-        raise _Terminated
+        received.append(number)
+        if running:
+            raise _Terminated if number == signal.SIGTERM else KeyboardInterrupt
+        # Once the run is over, only the exit code tells: raised past the handlers
+        # below, it would end the command with a traceback.
 
-    signal.signal(signal.SIGTERM, stop)
     try:
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
         code = run_command()
+        running.clear()
     except KeyboardInterrupt:  # one that came before or after typer's own handling
+        running.clear()
         code = 130
-    if terminated:
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second one must not cut the exit short
-        code = 128 + signal.SIGTERM
     try:
         sys.stdout.flush()
         sys.stderr.flush()
@@ -488,6 +493,9 @@ def main() -> None:
         pass
     except OSError:
         code = 2  # the report could not be written (a full disk)
+    code_cache.save()  # the dataclasses this run created first (nothing, once saved)
+    if received:
+        code = 128 + received[-1]
     # Leave without tearing the interpreter down: freeing a big run's objects one by one
     # costs 20 ms, a tenth of a clean check of a large tree (mypy leaves the same way).
     # Nothing is left to clean up: the pools' processes have nothing left to do and end

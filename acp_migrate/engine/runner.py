@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from itertools import chain, count, islice
 
-from acp_migrate.engine import early_server
+from acp_migrate.engine import code_cache, early_server
 from acp_migrate.engine.codemod import analyze_source, check_decodable, preload_analysis
 from acp_migrate.engine.discover import DiscoveryOptions, PathError, iter_files, under
 from acp_migrate.engine.files import (
@@ -577,6 +577,7 @@ def serve_parses(jobs, answers, parent: int, workers: int | None = None, inherit
     preload_analysis()
     gc.freeze()  # LibCST's objects, which the workers inherit: see _worker_init
     gc.enable()
+    code_cache.save()  # what importing LibCST compiled (nothing, once saved)
     executor = _start_executor(_available_cores() if workers is None else workers)
     executor.submit(int)  # forks the workers now, while this process has one thread
     outgoing: queue.SimpleQueue = queue.SimpleQueue()

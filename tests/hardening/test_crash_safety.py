@@ -207,6 +207,33 @@ def test_a_stopped_fix_stops_promptly_and_leaves_old_or_new_content(
         shutil.rmtree(tree)
 
 
+# The command, its run replaced by one that is over at once, and a signal arriving in
+# the moment after it (while the code cache is saved): the window a stop signal used
+# to fall through, ending the command with a traceback.
+SIGNAL_AFTER_THE_RUN = """
+import os, signal, sys
+import acp_migrate.cli as cli
+
+def save():
+    os.kill(os.getpid(), int(sys.argv[1]))
+    len("")  # a call: Python runs the signal's handler here
+
+cli.run_command = lambda: 0
+cli.code_cache.save = save
+cli.main()
+"""
+
+
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT], ids=["sigterm", "sigint"])
+def test_a_signal_after_the_run_only_sets_the_exit_code(number: int) -> None:
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-c", SIGNAL_AFTER_THE_RUN, str(int(number))], capture_output=True, text=True, timeout=60
+    )
+    assert (result.returncode, result.stderr) == (128 + number, "")
+
+
 @pytest.mark.parametrize("delay", [0.08, 0.12, 0.16])
 def test_sigterm_during_start_up_ends_the_command_quietly(tmp_path: Path, template, delay: float) -> None:
     """Before the CLI takes SIGTERM over, it ends the start-up at once with 143 and no

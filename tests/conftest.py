@@ -1,0 +1,18 @@
+"""The test session's processes keep their caches out of the user's home."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+
+_cache_home = tempfile.mkdtemp(prefix="acp-migrate-tests-cache-")
+
+
+def pytest_configure() -> None:
+    # Read by engine/code_cache.py in every `acp-migrate` the tests start.
+    os.environ["XDG_CACHE_HOME"] = _cache_home
+
+
+def pytest_unconfigure() -> None:
+    shutil.rmtree(_cache_home, ignore_errors=True)
