@@ -63,10 +63,11 @@ PROGRAM = textwrap.dedent(
 )
 
 
-def run(mode: str, cache_home: Path) -> dict:
+def run(mode: str, cache_home: Path | str, cwd: Path | None = None, **env: str) -> dict:
     result = subprocess.run(
         [sys.executable, "-c", PROGRAM, mode],
-        env={**os.environ, "XDG_CACHE_HOME": str(cache_home)},
+        env={**os.environ, "XDG_CACHE_HOME": str(cache_home), **env},
+        cwd=cwd,
         capture_output=True,
         text=True,
         timeout=60,
@@ -130,6 +131,17 @@ def test_an_unwritable_cache_folder_costs_nothing_but_time(tmp_path: Path) -> No
     assert report["compiled"] > 0 and report["unsaved"] == report["compiled"]  # could not save
     assert report["behaviour"] == run("plain", tmp_path)["behaviour"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["not-a-folder"]
+
+
+def test_a_relative_cache_home_is_not_the_current_folder(tmp_path: Path) -> None:
+    """A relative XDG_CACHE_HOME is invalid (XDG): the default under the home folder
+    serves instead, and nothing is written where the command runs (a user's project)."""
+    project, home = tmp_path / "project", tmp_path / "home"
+    project.mkdir()
+    home.mkdir()
+    run("cached", "relative-cache", cwd=project, HOME=str(home))
+    assert list(project.iterdir()) == []
+    assert cache_file(home / ".cache").exists()
 
 
 def test_the_command_saves_what_importing_libcst_compiled(tmp_path: Path) -> None:

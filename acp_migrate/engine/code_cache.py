@@ -32,13 +32,17 @@ _compiled: set[str] = set()  # compiled by this process since its last save
 
 
 def install() -> None:
-    """Load the cache and have `dataclasses` exec its code; once per process."""
+    """Load the cache and have `dataclasses` exec its code; once per process (not at
+    all without a home folder to keep it in)."""
     global _path
     if _path is not None:
         return
+    path = _cache_file()
+    if path is None:
+        return
     import dataclasses
 
-    _path = _cache_file()
+    _path = path
     _code.update(_load(_path))
     dataclasses.exec = _exec  # its module global, found before the builtin
 
@@ -79,8 +83,15 @@ def _exec(source, globals=None, locals=None, /) -> None:
     return builtins.exec(code, globals, locals)
 
 
-def _cache_file() -> str:
-    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+def _cache_file() -> str | None:
+    # A relative XDG_CACHE_HOME is invalid (the XDG specification), and so is a home
+    # that expanduser cannot find (it returns "~"): either would put the cache in the
+    # current folder, the user's project.
+    home = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(home):
+        home = os.path.join(os.path.expanduser("~"), ".cache")
+    if not os.path.isabs(home):
+        return None
     return os.path.join(home, "acp-migrate", f"dataclass-code.{sys.implementation.cache_tag}.marshal")
 
 
