@@ -1,7 +1,8 @@
 """The parse pool's server, forked before the command line is read.
 
-A run's first candidate needs LibCST, whose import (0.12 s of CPU) would only start
-then, and the run waits for it. The program's entry (`acp_migrate/__main__.py`) calls
+A run's first candidate needs LibCST, whose import (0.05 s of CPU; 0.12 s when the
+code cache is cold, see engine/code_cache.py) would only start then, and the run
+waits for it. The program's entry (`acp_migrate/__main__.py`) calls
 `start` first thing when the command runs over folders: the server imports LibCST on
 the core left idle while this process imports typer and reads its options. A big run
 pauses it (`pause`, SIGSTOP) while its workers screen, where it would slow a clean
