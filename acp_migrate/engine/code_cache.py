@@ -11,7 +11,7 @@ importing LibCST compiled, the command what it compiled itself). Forked processe
 inherit the installed cache.
 
 The file lives in `$XDG_CACHE_HOME/acp-migrate` (`~/.cache` by default), one per
-interpreter build. A file that cannot be read or written, or was written by another
+interpreter version. A file that cannot be read or written, or was written by another
 interpreter, is ignored: it only costs the time it would have saved.
 """
 
@@ -96,9 +96,11 @@ def _cache_file() -> str | None:
 
 
 def _header() -> bytes:
-    # Code objects are only valid for the interpreter build (and optimization level)
-    # that compiled them.
-    return f"acp-migrate dataclass code {marshal.version} {sys.flags.optimize} {sys.version}\n".encode()
+    # Code objects are valid for the interpreter version that compiled them (as .pyc
+    # files, whatever the build: two builds of one version share the file, instead of
+    # each rewriting it for itself) and its optimization level.
+    version = ".".join(map(str, sys.version_info))
+    return f"acp-migrate dataclass code {marshal.version} {sys.flags.optimize} {version}\n".encode()
 
 
 def _load(path: str) -> dict[str, types.CodeType]:
