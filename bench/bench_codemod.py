@@ -721,7 +721,7 @@ def report(args, built, cases, memory, breakdown, fixed, after, flagged, load) -
         f"imports LibCST (~0.08 s of CPU with its other imports and a warm code cache), then its "
         f"workers parse the {PLANTED_COUNT} candidates (without their unrelated definitions and imports, "
         "~7 ms each): both cores are busy from the interpreter's start to the last parse, so what "
-        "is left is CPU (the run uses ~0.7 s of it, grep 0.1 s)",
+        "is left is CPU (the run uses ~0.65 s of it, grep 0.1 s)",
     )
     if "ruff F401 planted" in m:
         target(

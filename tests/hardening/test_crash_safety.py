@@ -16,6 +16,7 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -226,8 +227,6 @@ cli.main()
 
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT], ids=["sigterm", "sigint"])
 def test_a_signal_after_the_run_only_sets_the_exit_code(number: int) -> None:
-    import sys
-
     result = subprocess.run(
         [sys.executable, "-c", SIGNAL_AFTER_THE_RUN, str(int(number))], capture_output=True, text=True, timeout=60
     )
