@@ -23,6 +23,8 @@ import os
 import sys
 import types
 
+from acp_migrate.engine.files import remove_quietly
+
 # Bounds the file when upgrades of LibCST leave texts no version generates any more.
 _MAX_ENTRIES = 5000
 
@@ -63,7 +65,7 @@ def save() -> None:
             stream.write(_header() + marshal.dumps(entries))
         os.replace(temporary, _path)  # a reader sees the old file or the new one, whole
     except OSError:
-        _remove_quietly(temporary)
+        remove_quietly(temporary)
         return
     _compiled.clear()
 
@@ -121,10 +123,3 @@ def _load(path: str) -> dict[str, types.CodeType]:
     ):
         return {}
     return entries
-
-
-def _remove_quietly(path: str) -> None:
-    try:
-        os.unlink(path)
-    except OSError:
-        pass

@@ -102,7 +102,7 @@ def write_atomic(path: str, data: bytes) -> None:
             os.fsync(stream.fileno())
         os.replace(temp_path, target)
     except BaseException as exc:
-        _remove_quietly(temp_path)
+        remove_quietly(temp_path)
         if isinstance(exc, OSError):
             raise FileAccessError(describe_os_error(exc)) from exc
         raise
@@ -132,7 +132,8 @@ def _fsync_directory(directory: str) -> None:
         os.close(fd)
 
 
-def _remove_quietly(path: str) -> None:
+def remove_quietly(path: str) -> None:
+    """Delete a file of our own (a temp file) if it is there."""
     try:
         os.unlink(path)
     except OSError:
