@@ -124,6 +124,35 @@ def test_a_file_of_the_wrong_shape_is_ignored(tmp_path: Path) -> None:
     assert first["behaviour"] == run("plain", tmp_path)["behaviour"]
 
 
+def test_a_file_past_its_bound_keeps_what_the_saving_run_used(tmp_path: Path) -> None:
+    """Texts no version generates any more (LibCST upgrades) do not pile up: once the
+    merged file would pass the bound, a save keeps only what its process used."""
+    import marshal
+
+    run("cached", tmp_path)
+    path = cache_file(tmp_path)
+    header, body = path.read_bytes().split(b"\n", 1)
+    used = marshal.loads(body)
+    stale = {f"def __create_fn__():\n return {index}": compile(str(index), "<string>", "exec") for index in range(30)}
+    path.write_bytes(header + b"\n" + marshal.dumps({**used, **stale}))
+    bound = len(used) + 10
+    program = PROGRAM.replace("code_cache.install()", f"code_cache.install(); code_cache._MAX_ENTRIES = {bound}")
+    # A class the file lacks, so that the run saves.
+    program = program.replace("class Holder:", "class Holder2:\n    extra: int = 0\n\n@dataclasses.dataclass(eq=False)\nclass Holder:")
+    result = subprocess.run(
+        [sys.executable, "-c", program, "cached"],
+        env={**os.environ, "XDG_CACHE_HOME": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["compiled"] > 0
+    saved = marshal.loads(path.read_bytes().split(b"\n", 1)[1])
+    assert not set(saved) & set(stale)
+    assert set(used) < set(saved) and len(saved) <= bound
+
+
 def test_an_unwritable_cache_folder_costs_nothing_but_time(tmp_path: Path) -> None:
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the cache folder would go\n")

@@ -25,11 +25,13 @@ import types
 
 from acp_migrate.engine.files import remove_quietly
 
-# Bounds the file when upgrades of LibCST leave texts no version generates any more.
+# Bounds the file when upgrades of LibCST leave texts no version generates any more:
+# past it, a save keeps only what its process used.
 _MAX_ENTRIES = 5000
 
 _path: str | None = None  # the file, once installed
 _code: dict[str, types.CodeType] = {}  # by source text: loaded, then compiled here
+_used: set[str] = set()  # executed by this process (what a save writes)
 _compiled: set[str] = set()  # compiled by this process since its last save
 
 
@@ -55,9 +57,10 @@ def save() -> None:
     the folder cannot be written."""
     if _path is None or not _compiled:
         return
-    entries = {**_load(_path), **_code}
+    used = {text: _code[text] for text in _used}
+    entries = {**_load(_path), **used}
     if len(entries) > _MAX_ENTRIES:
-        entries = dict(_code)
+        entries = used
     temporary = f"{_path}.{os.getpid()}.tmp"
     try:
         os.makedirs(os.path.dirname(_path), exist_ok=True)
@@ -82,6 +85,7 @@ def _exec(source, globals=None, locals=None, /) -> None:
         # `from __future__ import annotations` does not turn annotations into strings.
         code = _code[source] = compile(source, "<string>", "exec", dont_inherit=True)
         _compiled.add(source)
+    _used.add(source)
     return builtins.exec(code, globals, locals)
 
 
