@@ -1,0 +1,93 @@
+"""Older releases of the official ACP SDK, each in a virtualenv of its own, built once.
+
+Tests that run an agent on another SDK release than the suite's (0.12) ask for its
+interpreter::
+
+    python = sdk_python("0.6.3")
+    subprocess.run([str(python), "agent.py"], env=sdk_env())
+
+The virtualenvs live in ``$ACP_MIGRATE_TEST_VENVS`` (default
+``~/.cache/acp-migrate-tests``), one per SDK release and Python version, so only
+the first run on a machine installs (from the package index). A virtualenv is
+built in a temporary folder and renamed into place, under a file lock, so an
+interrupted build or two concurrent test runs never leave a half-built one.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import venv
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def venvs_root() -> Path:
+    root = os.environ.get("ACP_MIGRATE_TEST_VENVS")
+    return Path(root) if root else Path.home() / ".cache" / "acp-migrate-tests"
+
+
+def sdk_python(version: str, *extra: str) -> Path:
+    """The interpreter of a virtualenv holding ``agent-client-protocol==version``
+    (plus the ``extra`` requirements), built on first use."""
+    tag = f"sdk-{version}-py{sys.version_info.major}.{sys.version_info.minor}"
+    if extra:
+        tag += "-" + "-".join(sorted(e.replace("=", "").replace("<", "").replace(">", "") for e in extra))
+    root = venvs_root()
+    root.mkdir(parents=True, exist_ok=True)
+    target = root / tag
+    python = target / "bin" / "python"
+    with open(root / f".{tag}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if (target / ".complete").exists():
+            return python
+        shutil.rmtree(target, ignore_errors=True)
+        building = Path(tempfile.mkdtemp(prefix=f".{tag}-", dir=root))
+        try:
+            venv.create(building, with_pip=True, symlinks=True)
+            subprocess.run(
+                [str(building / "bin" / "python"), "-m", "pip", "install", "--quiet",
+                 "--disable-pip-version-check", f"agent-client-protocol=={version}", *extra],
+                check=True,
+                capture_output=True,
+                text=True,
+            )
+            (building / ".complete").write_text(version)
+            # A venv's scripts name its folder: build it where it will live instead of moving it.
+        except subprocess.CalledProcessError as exc:
+            shutil.rmtree(building, ignore_errors=True)
+            raise RuntimeError(f"installing agent-client-protocol=={version} failed:\n{exc.stderr}") from exc
+        except BaseException:
+            shutil.rmtree(building, ignore_errors=True)
+            raise
+        building.rename(target)
+        _repoint(target, building)
+        return python
+
+
+def _repoint(target: Path, built_at: Path) -> None:
+    # pyvenv.cfg and the scripts' shebangs name the build folder; the interpreter itself
+    # finds its site-packages relative to its own path, so only text files need fixing.
+    for path in [target / "pyvenv.cfg", *(target / "bin").iterdir()]:
+        if path.is_symlink() or not path.is_file():
+            continue
+        try:
+            text = path.read_text()
+        except UnicodeDecodeError:
+            continue
+        if str(built_at) in text:
+            path.write_text(text.replace(str(built_at), str(target)))
+
+
+def sdk_env(**extra: str) -> dict[str, str]:
+    """Environment for a process on an SDK virtualenv: this checkout importable
+    (for ``acp_migrate.runtime``), nothing of the test session's own site-packages."""
+    env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME"}}
+    env["PYTHONPATH"] = str(REPO)
+    env.update(extra)
+    return env
