@@ -25,10 +25,10 @@ respect-gitignore = true
 force-exclude = false
 
 [tool.acp-migrate.setup-handlers]        # session setup method names on agent classes
-new = ["new_session"]
-load = ["load_session"]
-resume = ["resume_session"]
-fork = ["fork_session"]
+new = ["new_session", "newSession"]
+load = ["load_session", "loadSession"]
+resume = ["resume_session", "resumeSession"]
+fork = ["fork_session", "forkSession"]
 ```
 """
 

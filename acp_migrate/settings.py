@@ -10,12 +10,13 @@ from typing import Literal
 # Plain frozen dataclasses: `config` validates what users write before building these.
 @dataclass(frozen=True, slots=True)
 class SetupHandlers:
-    """Method names of the session setup handlers on an agent class."""
+    """Method names of the session setup handlers on an agent class (SDK 0.7+ and
+    AgentPool spell them in snake_case, SDK 0.4-0.6 in camelCase)."""
 
-    new: tuple[str, ...] = ("new_session",)
-    load: tuple[str, ...] = ("load_session",)
-    resume: tuple[str, ...] = ("resume_session",)
-    fork: tuple[str, ...] = ("fork_session",)
+    new: tuple[str, ...] = ("new_session", "newSession")
+    load: tuple[str, ...] = ("load_session", "loadSession")
+    resume: tuple[str, ...] = ("resume_session", "resumeSession")
+    fork: tuple[str, ...] = ("fork_session", "forkSession")
 
 
 @dataclass(frozen=True, slots=True)

@@ -71,7 +71,7 @@ def test_every_key_is_read(tmp_path: Path) -> None:
     assert options.settings.target_protocol == 2
     assert options.settings.runtime_import == "myproj.vendor.acp_shim"
     assert options.settings.setup_handlers.new == ("new_session", "create_session")
-    assert options.settings.setup_handlers.load == ("load_session",)
+    assert options.settings.setup_handlers.load == ("load_session", "loadSession")
     assert options.discovery.include == ("*.py",)
     assert options.discovery.exclude == ("legacy",)
     assert options.discovery.extend_exclude == ("gen/*.py",)

@@ -96,7 +96,7 @@ class EditApplier(cst.CSTTransformer):
         self.dirty: set[cst.CSTNode] | None = None
         if parents is not None:
             self.dirty = set()
-            for node in (*edits.removed, *edits.replaced, *edits.inserted_after, *edits.comments):
+            for node in (*edits.removed, *edits.replaced, *edits.inserted_after, *edits.inserted_before, *edits.comments):
                 while node is not None and node not in self.dirty:
                     self.dirty.add(node)
                     node = parents.get(node)
@@ -142,23 +142,21 @@ class EditApplier(cst.CSTTransformer):
 
     def _edit_body(self, original_node, updated_node):
         removed = self._removed_indices(original_node.body)
-        inserted = [edits for s in original_node.body if (edits := self.edits.inserted_after.get(s))]
+        after, before = self.edits.inserted_after, self.edits.inserted_before
+        inserted = any(s in after or s in before for s in original_node.body)
         if not removed and not inserted:
             return updated_node
         body = list(updated_node.body)
         if inserted:
             body = []
+            positions = []  # removal indices, mapped past the insertions
             # (no edit removes or adds a statement in place: the two bodies line up)
-            for original, updated in zip(original_node.body, updated_node.body, strict=True):
-                body.append(updated)
-                body.extend(self.edits.inserted_after.get(original, ()))
-            # Removal indices refer to the original body; map them past the insertions.
-            positions = []
-            index = 0
-            for i, original in enumerate(original_node.body):
+            for i, (original, updated) in enumerate(zip(original_node.body, updated_node.body, strict=True)):
+                body.extend(before.get(original, ()))
                 if i in removed:
-                    positions.append(index)
-                index += 1 + len(self.edits.inserted_after.get(original, ()))
+                    positions.append(len(body))
+                body.append(updated)
+                body.extend(after.get(original, ()))
             removed = set(positions)
         body = layout.remove_statements(body, removed)
         if not body and isinstance(updated_node, cst.IndentedBlock):

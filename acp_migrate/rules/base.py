@@ -181,6 +181,9 @@ class FileContext:
     def insert_after(self, statement: cst.BaseStatement, new: list[cst.BaseStatement]) -> None:
         self._pending.inserted_after.setdefault(statement, []).extend(new)
 
+    def insert_before(self, statement: cst.BaseStatement, new: list[cst.BaseStatement]) -> None:
+        self._pending.inserted_before.setdefault(statement, []).extend(new)
+
     def add_comment(self, statement: cst.BaseStatement, comment: str) -> None:
         """A comment line above `statement` (a TODO for a person)."""
         self._pending.comments.setdefault(statement, []).append(comment)
@@ -251,12 +254,13 @@ class Edits:
     removed: set[cst.CSTNode] = field(default_factory=set)
     replaced: dict[cst.CSTNode, cst.CSTNode] = field(default_factory=dict)
     inserted_after: dict[cst.CSTNode, list[cst.BaseStatement]] = field(default_factory=dict)
+    inserted_before: dict[cst.CSTNode, list[cst.BaseStatement]] = field(default_factory=dict)
     comments: dict[cst.CSTNode, list[str]] = field(default_factory=dict)
     # Names to keep imported even when the edits leave them unused.
     keep_imported: set[str] = field(default_factory=set)
 
     def __bool__(self) -> bool:
-        return bool(self.removed or self.replaced or self.inserted_after or self.comments)
+        return bool(self.removed or self.replaced or self.inserted_after or self.inserted_before or self.comments)
 
     @classmethod
     def merge(cls, parts: list[Edits]) -> Edits:
@@ -266,6 +270,8 @@ class Edits:
             merged.replaced.update(part.replaced)
             for node, statements in part.inserted_after.items():
                 merged.inserted_after.setdefault(node, []).extend(statements)
+            for node, statements in part.inserted_before.items():
+                merged.inserted_before.setdefault(node, []).extend(statements)
             for node, comments in part.comments.items():
                 known = merged.comments.setdefault(node, [])
                 known.extend(c for c in comments if c not in known)

@@ -4,34 +4,45 @@ Not a rule: the fix that ACP001/ACP002 removals call (via ACP005) so that no com
 a server advertised is lost. For the agent class whose `initialize` advertised the
 list `E`, it edits the class to use the runtime shim's `CommandAdvertiser`:
 
-- creates it in `__init__` (or where the connection arrives) and binds it to the
-  connection in `on_connect(conn)` (binding also registers its stream observer);
-- makes every setup handler (`new_session`, `load_session`, `resume_session`,
-  `fork_session`, configurable) return `self.command_advertiser.attach(response,
-  commands=E)`, so each session gets the list, in order, after its setup response
-  (a handler that already sends its session's list keeps that list instead: in the
-  old protocol too it replaced the initialize list);
-- turns `conn.session_update(sid, AvailableCommandsUpdate(available_commands=X))`
-  calls of the class (awaited or wrapped in `create_task`) into
-  `self.command_advertiser.publish(sid, X)`, which de-duplicates and never overtakes
-  a setup response;
-- imports `CommandAdvertiser` from the configured runtime module.
+- creates it: a dataclass field (`field(default_factory=CommandAdvertiser)`, so
+  slots and frozen classes work), else at the end of `__init__`, else in `on_connect`;
+- binds it to the connection: in `on_connect(conn)` when there is one, otherwise as
+  the first statement of `initialize` (every session setup comes after it), from the
+  attribute that holds the connection (a dataclass field annotated with a connection
+  type, or a constructor parameter stored on `self`). Never in `__init__`: an SDK
+  factory calls it before the connection can send;
+- makes every return of every setup handler (`new_session`, `load_session`,
+  `resume_session`, `fork_session` and SDK 0.4-0.6's camelCase names, configurable;
+  keyword or request-object parameters) return
+  `self.command_advertiser.attach(response, always=E)`.
+
+Lists the server's own code sends (`available_commands_update` from any module)
+stay as they are: once bound, the advertiser sees every such notification on the
+connection, holds it until the session's setup response is out and merges `E`
+into it (docs/runtime.md), so neither list replaces the other.
 
 When it cannot do that safely, it says why; ACP005 then leaves a TODO comment.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import libcst as cst
 
 from acp_migrate.cst.names import MentionCounter, last_part
 from acp_migrate.cst.walk import walk
-from acp_migrate.rules.base import Edits, FileContext, all_params
+from acp_migrate.rules.base import FileContext, all_params
 
 ADVERTISER = "command_advertiser"
 ADVERTISER_CLASS = "CommandAdvertiser"
 CONNECTION_HOOK = "on_connect"
 MAX_INLINE_CALL = 72  # longer generated calls get one argument per line
+# Types an attribute holding the agent's connection is annotated with, in the SDK
+# releases and their forks (AgentPool annotates it with the `Client` protocol).
+CONNECTION_TYPES = frozenset({"AgentSideConnection", "Client", "Connection"})
+CONNECTION_NAMES = frozenset({"conn", "connection", "client"})
+DATACLASS = "dataclasses.dataclass"
 
 _NO_SPACE = cst.SimpleWhitespace("")
 _KEYWORD_EQUAL = cst.AssignEqual(whitespace_before=_NO_SPACE, whitespace_after=_NO_SPACE)
@@ -75,21 +86,24 @@ def rewire(context: FileContext, origin: cst.BaseExpression) -> None:
         for base in agent.bases
     )
     # A subclass of a class rewired above already has the advertiser, bound once.
-    wiring = [] if inherited else _wiring_edits(agent.name.value, methods) + _import_edits(context)
+    wiring = Wiring() if inherited else _wiring(context, agent, methods, initialize)
+    if not inherited:
+        wiring.after.extend(_import_edits(context))
     handler_edits = [_handler_edits(context, method, kind, origin) for method, kind in setup]
 
     # Nothing is registered before here: a CannotRewire above leaves the tree alone.
     context.rewired[agent] = origin_code
-    for statement, new in wiring:
+    for node, replacement in wiring.replaced:
+        context.replace(node, replacement)
+    for statement, new in wiring.after:
         context.insert_after(statement, new)
+    for statement, new in wiring.before:
+        context.insert_before(statement, new)
     for edits in handler_edits:
         for node, replacement in edits.replaced:
             context.replace(node, replacement)
         for statement, new in edits.appended:
             context.insert_after(statement, new)
-    # The class's later methods are not visited yet: convert its updates once it is.
-    owner = context.pending_edits()
-    context.at_class_end(agent, lambda: _publish_existing_updates(context, agent, owner))
     context.imports.bindings.setdefault(ADVERTISER_CLASS, f"{context.settings.runtime_import}.{ADVERTISER_CLASS}")
 
 
@@ -149,6 +163,15 @@ def _target_names(target: cst.CSTNode) -> list[str]:
 # -- wiring: create and bind the advertiser ---------------------------------------------
 
 
+class Wiring:
+    """Edits that create and bind the advertiser (computed before any is registered)."""
+
+    def __init__(self) -> None:
+        self.after: list[tuple[cst.BaseStatement, list[cst.BaseStatement]]] = []
+        self.before: list[tuple[cst.BaseStatement, list[cst.BaseStatement]]] = []
+        self.replaced: list[tuple[cst.CSTNode, cst.CSTNode]] = []
+
+
 def _statement(code: str) -> cst.BaseStatement:
     return cst.parse_statement(code)
 
@@ -167,30 +190,208 @@ def _connection_param(method: cst.FunctionDef) -> str | None:
     return params[1] if len(params) >= 2 else None
 
 
-def _wiring_edits(class_name: str, methods: dict[str, cst.FunctionDef]):
-    create = f"self.{ADVERTISER} = {ADVERTISER_CLASS}()"
+def _wiring(
+    context: FileContext, agent: cst.ClassDef, methods: dict[str, cst.FunctionDef], initialize: cst.FunctionDef
+) -> Wiring:
+    name = agent.name.value
+    wiring = Wiring()
     on_connect = methods.get(CONNECTION_HOOK)
     init = methods.get("__init__")
+    decorator = _dataclass_decorator(context, agent)
+    created_in_on_connect = False
+    if decorator is not None and init is None:
+        _declare_field(context, agent, wiring)
+    elif init is not None:
+        if decorator is not None and _keyword_is_true(decorator, "slots"):
+            raise CannotRewire(f"`{name}` is a slots dataclass with its own `__init__`")
+        wiring.after.append((_last_statement(init, name), [_statement(f"self.{ADVERTISER} = {ADVERTISER_CLASS}()\n")]))
+    elif on_connect is not None:
+        created_in_on_connect = True
+    else:
+        raise CannotRewire(f"class `{name}` has no `__init__` or `{CONNECTION_HOOK}(conn)` to create a {ADVERTISER_CLASS} in")
+
     if on_connect is not None:
         conn = _connection_param(on_connect)
         if conn is None:
-            raise CannotRewire(f"`{class_name}.{CONNECTION_HOOK}` takes no connection to bind to")
-        if init is None:
-            return [
-                (_last_statement(on_connect, class_name), [_statement(f"self.{ADVERTISER} = {ADVERTISER_CLASS}().bind({conn})\n")])
-            ]
-        return [
-            (_last_statement(init, class_name), [_statement(create + "\n")]),
-            (_last_statement(on_connect, class_name), [_statement(f"self.{ADVERTISER}.bind({conn})\n")]),
-        ]
-    conn = _connection_param(init) if init is not None else None
-    if init is not None and conn is not None and conn in {"conn", "connection", "client"}:
-        return [
-            (_last_statement(init, class_name), [_statement(f"self.{ADVERTISER} = {ADVERTISER_CLASS}().bind({conn})\n")])
-        ]
-    raise CannotRewire(
-        f"class `{class_name}` has no `{CONNECTION_HOOK}(conn)` to bind a {ADVERTISER_CLASS} to the connection"
+            raise CannotRewire(f"`{name}.{CONNECTION_HOOK}` takes no connection to bind to")
+        bind = f"self.{ADVERTISER} = {ADVERTISER_CLASS}().bind({conn})" if created_in_on_connect else f"self.{ADVERTISER}.bind({conn})"
+        wiring.after.append((_last_statement(on_connect, name), [_statement(bind + "\n")]))
+        return wiring
+    attribute = _connection_attribute(context, agent, init)
+    if attribute is None:
+        raise CannotRewire(
+            f"class `{name}` has no `{CONNECTION_HOOK}(conn)` and keeps no connection attribute"
+            f" to bind a {ADVERTISER_CLASS} to"
+        )
+    # Bound lazily, first thing in `initialize`: a factory (`AgentSideConnection(lambda
+    # conn: Agent(conn))`) runs before the connection can send or be observed.
+    body = initialize.body
+    if not isinstance(body, cst.IndentedBlock):
+        raise CannotRewire(f"`{name}.initialize` is a one-line body the codemod cannot extend")
+    bind = [_statement(f"self.{ADVERTISER}.bind(self.{attribute})\n")]
+    first = body.body[0]
+    if _is_docstring(first):
+        wiring.after.append((first, bind))
+    else:
+        wiring.before.append((first, bind))
+    return wiring
+
+
+def _is_docstring(statement: cst.BaseStatement) -> bool:
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr)
+        and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
     )
+
+
+def _dataclass_decorator(context: FileContext, agent: cst.ClassDef) -> cst.BaseExpression | None:
+    for decorator in agent.decorators:
+        expression = decorator.decorator
+        func = expression.func if isinstance(expression, cst.Call) else expression
+        if context.resolve(func) == DATACLASS:
+            return expression
+    return None
+
+
+def _keyword_is_true(decorator: cst.BaseExpression, keyword: str) -> bool:
+    if not isinstance(decorator, cst.Call):
+        return False
+    return any(
+        arg.keyword is not None and arg.keyword.value == keyword and isinstance(arg.value, cst.Name)
+        and arg.value.value == "True"
+        for arg in decorator.args
+    )
+
+
+def _declare_field(context: FileContext, agent: cst.ClassDef, wiring: Wiring) -> None:
+    """`command_advertiser: CommandAdvertiser = field(...)` after the class's last field
+    (and that field's attribute docstring), so slots and frozen dataclasses work."""
+    field_name = _dataclasses_field(context, wiring)
+    declaration = _statement(
+        f"{ADVERTISER}: {ADVERTISER_CLASS} = {field_name}(default_factory={ADVERTISER_CLASS}, init=False, repr=False)\n"
+    )
+    body = list(agent.body.body)
+    last_field = None
+    for index, statement in enumerate(body):
+        if isinstance(statement, cst.SimpleStatementLine) and isinstance(statement.body[0], cst.AnnAssign):
+            last_field = index
+    if last_field is not None:
+        if any(isinstance(line, cst.EmptyLine) and line.comment is None for line in body[last_field].leading_lines):
+            declaration = declaration.with_changes(leading_lines=[cst.EmptyLine(indent=False)])
+        if last_field + 1 < len(body) and _is_docstring(body[last_field + 1]):
+            last_field += 1
+        wiring.after.append((body[last_field], [declaration]))
+    elif _is_docstring(body[0]):
+        wiring.after.append((body[0], [declaration]))
+    else:
+        wiring.before.append((body[0], [declaration]))
+
+
+def _dataclasses_field(context: FileContext, wiring: Wiring) -> str:
+    """How this module names `dataclasses.field`, adding it to its `from dataclasses
+    import ...` when it has none."""
+    bindings = context.imports.bindings
+    for local, qualified in bindings.items():
+        if qualified == "dataclasses.field":
+            return local
+    for local, qualified in bindings.items():
+        if qualified == "dataclasses":
+            return f"{local}.field"
+    local = "field" if "field" not in bindings else "dataclass_field"
+    for statement in context.module.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        small = statement.body[0]
+        if (
+            isinstance(small, cst.ImportFrom)
+            and not small.relative
+            and not isinstance(small.names, cst.ImportStar)
+            and small.module is not None
+            and context.code(small.module) == "dataclasses"
+        ):
+            alias = cst.ImportAlias(cst.Name("field"), asname=None if local == "field" else cst.AsName(cst.Name(local)))
+            wiring.replaced.append((small, small.with_changes(names=_with_alias(list(small.names), alias))))
+            return local
+    raise CannotRewire("the module imports `dataclass` in a way the codemod cannot add `field` to")
+
+
+def _with_alias(names: list[cst.ImportAlias], alias: cst.ImportAlias) -> list[cst.ImportAlias]:
+    """`names` plus `alias` among the lowercase names in alphabetical order (isort's)."""
+    new = alias.evaluated_name
+    index = next(
+        (i for i, name in enumerate(names) if name.evaluated_name.islower() and name.evaluated_name > new),
+        len(names),
+    )
+    separator = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+    between = [name.comma for name in names[:-1] if isinstance(name.comma, cst.Comma)]
+    if between:
+        separator = between[0]
+    if index < len(names):
+        return [*names[:index], alias.with_changes(comma=separator), *names[index:]]
+    return [*names[:-1], names[-1].with_changes(comma=separator), alias.with_changes(comma=names[-1].comma)]
+
+
+def _connection_attribute(context: FileContext, agent: cst.ClassDef, init: cst.FunctionDef | None) -> str | None:
+    """The attribute of `self` that holds the connection: a class-level field annotated
+    with a connection type, or a connection parameter of `__init__` stored on `self`."""
+    for statement in agent.body.body:
+        if isinstance(statement, cst.SimpleStatementLine) and isinstance(statement.body[0], cst.AnnAssign):
+            target = statement.body[0].target
+            if isinstance(target, cst.Name) and _is_connection_type(context, statement.body[0].annotation.annotation):
+                return target.value
+    if init is None or not isinstance(init.body, cst.IndentedBlock):
+        return None
+    connections = {
+        param.name.value
+        for param in all_params(init.params)[1:]
+        if param.name.value in CONNECTION_NAMES
+        or param.annotation is not None and _is_connection_type(context, param.annotation.annotation)
+    }
+    for statement in init.body.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                target, value = small.targets[0].target, small.value
+            elif isinstance(small, cst.AnnAssign) and small.value is not None:
+                target, value = small.target, small.value
+            else:
+                continue
+            if (
+                isinstance(target, cst.Attribute)
+                and isinstance(target.value, cst.Name)
+                and target.value.value == "self"
+                and isinstance(value, cst.Name)
+                and value.value in connections
+            ):
+                return target.attr.value
+    return None
+
+
+def _is_connection_type(context: FileContext, annotation: cst.BaseExpression) -> bool:
+    found = False
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            nonlocal found
+            found = found or last_part(context.resolve(node)) in CONNECTION_TYPES
+
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            nonlocal found
+            found = found or node.attr.value in CONNECTION_TYPES
+            return False
+
+        def visit_SimpleString(self, node: cst.SimpleString) -> None:
+            nonlocal found
+            try:
+                found = found or _is_connection_type(context, cst.parse_expression(str(node.evaluated_value)))
+            except cst.ParserSyntaxError:
+                pass
+
+    walk(annotation, Names())
+    return found
 
 
 # -- setup handlers: return attach(...) ------------------------------------------------
@@ -203,17 +404,13 @@ class _HandlerEdits:
 
 
 class _Returns(cst.CSTVisitor):
-    """Return statements and calls of one function, not of functions nested in it."""
+    """Return statements of one function, not of functions nested in it."""
 
     def __init__(self) -> None:
         self.returns: list[cst.Return] = []
-        self.calls: list[cst.Call] = []
 
     def visit_Return(self, node: cst.Return) -> None:
         self.returns.append(node)
-
-    def visit_Call(self, node: cst.Call) -> None:
-        self.calls.append(node)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         return False
@@ -241,37 +438,65 @@ def _handler_edits(context: FileContext, method: cst.FunctionDef, kind: str, ori
     edits = _HandlerEdits()
     if method.asynchronous is None and _contains_await(origin):
         raise CannotRewire(f"it awaits, and `{method.name.value}` is not async")
-    session_id = None
-    if kind in {"load", "resume"}:
-        # Their responses carry no session id: it is the request's.
-        session_id = "session_id" if "session_id" in {p.name.value for p in all_params(method.params)} else None
-        if session_id is None:
-            raise CannotRewire(f"`{method.name.value}` has no `session_id` parameter")
+    # Load and resume results carry no session id: it is the request's.
+    session_id = _request_session_id(method) if kind in {"load", "resume"} else None
     finder = _Returns()
     walk(method.body, finder)
-    if any(commands_update(context, call) for call in finder.calls):
-        # The handler already sends this session's list, which replaced the initialize
-        # list in the old protocol too: keep that list (now published in order) alone.
-        return edits
     indent = context.module.default_indent
     for statement in finder.returns:
         value = statement.value if statement.value is not None else cst.Name("None")
-        call = attach_call(value, session_id=session_id, commands=origin, indent=indent, module=context.module)
+        call = attach_call(value, session_id=session_id, always=origin, indent=indent, module=context.module)
         if statement.value is not None:
             edits.replaced.append((statement.value, call))
         else:
             edits.replaced.append((statement, statement.with_changes(value=call, whitespace_after_return=cst.SimpleWhitespace(" "))))
     body = method.body
-    falls_off_end = isinstance(body, cst.IndentedBlock) and not (
-        isinstance(body.body[-1], cst.SimpleStatementLine)
-        and isinstance(body.body[-1].body[-1], (cst.Return, cst.Raise))
-    )
+    falls_off_end = isinstance(body, cst.IndentedBlock) and not _always_exits(body.body)
     if kind in {"load", "resume"} and falls_off_end:
-        call = attach_call(cst.Name("None"), session_id=session_id, commands=origin, indent=indent, module=context.module)
+        call = attach_call(cst.Name("None"), session_id=session_id, always=origin, indent=indent, module=context.module)
         edits.appended.append((body.body[-1], [cst.SimpleStatementLine([cst.Return(call)])]))
     if not finder.returns and not edits.appended:
         raise CannotRewire(f"`{method.name.value}` returns no response to attach the commands to")
     return edits
+
+
+def _always_exits(statements: Sequence[cst.BaseStatement]) -> bool:
+    """Whether running `statements` always ends in a `return` or `raise` (a plain
+    reading: the last statement returns or raises, or is a branch whose every arm does)."""
+    if not statements:
+        return False
+    last = statements[-1]
+    if isinstance(last, cst.SimpleStatementLine):
+        return isinstance(last.body[-1], (cst.Return, cst.Raise))
+    if isinstance(last, cst.If):
+        orelse = last.orelse
+        if orelse is None:
+            return False
+        rest = [orelse] if isinstance(orelse, cst.If) else list(orelse.body.body)
+        return _always_exits(last.body.body) and _always_exits(rest)
+    if isinstance(last, cst.Try):
+        if last.finalbody is not None and _always_exits(last.finalbody.body.body):
+            return True
+        main = last.orelse.body.body if last.orelse is not None else last.body.body
+        return _always_exits(main) and all(_always_exits(h.body.body) for h in last.handlers)
+    if isinstance(last, cst.With):
+        return _always_exits(last.body.body)
+    return False
+
+
+def _request_session_id(method: cst.FunctionDef) -> cst.BaseExpression:
+    """`session_id` (keyword handlers, SDK 0.7+), `sessionId`, or the request object's
+    field: `params.sessionId` for SDK 0.4-0.6's camelCase handlers, else
+    `params.session_id` (AgentPool's own `acp` package)."""
+    names = [param.name.value for param in all_params(method.params)][1:]
+    for name in ("session_id", "sessionId"):
+        if name in names:
+            return cst.Name(name)
+    positional = [*method.params.posonly_params, *method.params.params][1:]
+    if len(positional) == 1 and not method.params.kwonly_params:
+        field = "sessionId" if any(c.isupper() for c in method.name.value) else "session_id"
+        return cst.Attribute(cst.Name(positional[0].name.value), cst.Name(field))
+    raise CannotRewire(f"`{method.name.value}` has no `session_id` parameter or request object")
 
 
 def _arg(value: cst.BaseExpression, keyword: str | None = None) -> cst.Arg:
@@ -299,54 +524,18 @@ def _call(method: str, args: list[cst.Arg], *, indent: str, module: cst.Module) 
 
 
 def attach_call(
-    value: cst.BaseExpression, *, session_id: str | None, commands: cst.BaseExpression, indent: str, module: cst.Module
+    value: cst.BaseExpression,
+    *,
+    session_id: cst.BaseExpression | None,
+    always: cst.BaseExpression,
+    indent: str,
+    module: cst.Module,
 ) -> cst.Call:
     args = [_arg(value)]
     if session_id is not None:
-        args.append(_arg(cst.Name(session_id), "session_id"))
-    args.append(_arg(commands, "commands"))
+        args.append(_arg(session_id, "session_id"))
+    args.append(_arg(always, "always"))
     return _call("attach", args, indent=indent, module=module)
-
-
-# -- existing notifications: publish(...) ----------------------------------------------
-
-
-def commands_update(context: FileContext, call: cst.Call) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
-    """(session id, commands) of `conn.session_update(sid, <commands update>)`, else None."""
-    if not isinstance(call.func, cst.Attribute) or call.func.attr.value != "session_update":
-        return None
-    positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
-    keywords = {arg.keyword.value: arg.value for arg in call.args if arg.keyword is not None}
-    session = keywords.get("session_id", positional[0] if positional else None)
-    update = keywords.get("update", positional[1] if len(positional) > 1 else None)
-    if session is None or not isinstance(update, cst.Call):
-        return None
-    kind = last_part(context.resolve(update.func))
-    update_keywords = {arg.keyword.value: arg.value for arg in update.args if arg.keyword is not None}
-    if kind == "AvailableCommandsUpdate":
-        commands = update_keywords.get("available_commands", update_keywords.get("availableCommands"))
-    elif kind == "update_available_commands":
-        commands = update.args[0].value if update.args and update.args[0].keyword is None else update_keywords.get(
-            "available_commands"
-        )
-    else:
-        return None
-    return (session, commands) if commands is not None else None
-
-
-def _publish_existing_updates(context: FileContext, agent: cst.ClassDef, owner: Edits) -> None:
-    """Turn the class's commands updates into publishes, as part of the fix `owner` holds."""
-    for call in context.calls_in_class.get(agent, ()):
-        found = commands_update(context, call)
-        if found is None:
-            continue
-        session, commands = found
-        owner.replaced[call] = _call(
-            "publish",
-            [_arg(session), _arg(commands)],
-            indent=context.module.default_indent,
-            module=context.module,
-        )
 
 
 # -- import ---------------------------------------------------------------------------

@@ -1,7 +1,9 @@
 # Case: aliased SDK imports: schema module alias, AvailableCommandsUpdate alias, helpers alias
 from typing import Any
 
+import acp.helpers as helpers
 import acp.schema as schema
+from acp.schema import AvailableCommandsUpdate as CommandsUpdate
 from acp_migrate.runtime import CommandAdvertiser
 
 
@@ -19,11 +21,16 @@ class AliasedAgent:
         return schema.InitializeResponse(protocol_version=protocol_version, agent_capabilities=caps)
 
     async def new_session(self, cwd: str, **kwargs: Any) -> schema.NewSessionResponse:
-        await self.command_advertiser.publish("s1", self.catalog())
-        return schema.NewSessionResponse(session_id="s1")
+        await self._conn.session_update(
+            "s1", CommandsUpdate(session_update="available_commands_update", available_commands=self.catalog())
+        )
+        return self.command_advertiser.attach(
+            schema.NewSessionResponse(session_id="s1"),
+            always=self.catalog(),
+        )
 
     async def refresh(self, session_id: str) -> None:
-        await self.command_advertiser.publish(session_id, self.catalog())
+        await self._conn.session_update(session_id, helpers.update_available_commands(self.catalog()))
 
     def catalog(self) -> list[schema.AvailableCommand]:
         return []

@@ -16,7 +16,7 @@ class TinyAgent:
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
         return self.command_advertiser.attach(
             NewSessionResponse(session_id="s1"),
-            commands=self.commands(),
+            always=self.commands(),
         )
 
     def commands(self) -> list:

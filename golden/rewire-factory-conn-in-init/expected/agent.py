@@ -10,9 +10,10 @@ from acp_migrate.runtime import CommandAdvertiser
 class FactoryAgent:
     def __init__(self, conn: AgentSideConnection) -> None:
         self.conn = conn
-        self.command_advertiser = CommandAdvertiser().bind(conn)
+        self.command_advertiser = CommandAdvertiser()
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.bind(self.conn)
         return InitializeResponse(
             protocol_version=protocol_version,
             agent_capabilities=AgentCapabilities(),
@@ -21,7 +22,7 @@ class FactoryAgent:
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
         return self.command_advertiser.attach(
             NewSessionResponse(session_id=cwd),
-            commands=self.available(),
+            always=self.available(),
         )
 
     def available(self) -> list:

@@ -1,8 +1,10 @@
-# Case: each race-prone update in setup handlers becomes an ordered publish
+# Case: race-prone updates in setup handlers stay as they are: the bound advertiser holds and merges them
 import asyncio
 from typing import Any
 
+from acp.helpers import update_available_commands
 from acp.schema import (
+    AvailableCommandsUpdate,
     InitializeResponse,
     LoadSessionResponse,
     NewSessionResponse,
@@ -26,23 +28,37 @@ class RacyAgent:
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
         session_id = "new"
-        await self.command_advertiser.publish(session_id, self.commands_for())
-        return NewSessionResponse(session_id=session_id)
+        await self._conn.session_update(session_id=session_id, update=update_available_commands(self.commands_for()))
+        return self.command_advertiser.attach(
+            NewSessionResponse(session_id=session_id),
+            always=self.commands_for(),
+        )
 
     async def load_session(self, cwd: str, session_id: str, **kwargs: Any) -> LoadSessionResponse:
         asyncio.create_task(
-            self.command_advertiser.publish(session_id, self.commands_for())
+            self._conn.session_update(
+                session_id,
+                AvailableCommandsUpdate(session_update="available_commands_update", available_commands=self.commands_for()),
+            )
         )
-        return LoadSessionResponse()
+        return self.command_advertiser.attach(
+            LoadSessionResponse(),
+            session_id=session_id,
+            always=self.commands_for(),
+        )
 
     async def resume_session(self, cwd: str, session_id: str, **kwargs: Any) -> ResumeSessionResponse:
-        asyncio.ensure_future(self.command_advertiser.publish(session_id, self.commands_for()))
+        asyncio.ensure_future(self._conn.session_update(session_id, update_available_commands(self.commands_for())))
         await asyncio.sleep(0)
-        return ResumeSessionResponse()
+        return self.command_advertiser.attach(
+            ResumeSessionResponse(),
+            session_id=session_id,
+            always=self.commands_for(),
+        )
 
     async def prompt(self, prompt: list, session_id: str, **kwargs: Any) -> None:
         # After a turn the registry may have changed: a publish de-duplicates it.
-        await self.command_advertiser.publish(session_id, self.commands_for())
+        await self._conn.session_update(session_id, update_available_commands(self.commands_for()))
 
     def commands_for(self) -> list:
         return []

@@ -1,4 +1,4 @@
-# Case: each race-prone update in setup handlers becomes an ordered publish
+# Case: race-prone updates in setup handlers stay as they are: the bound advertiser holds and merges them
 import asyncio
 from typing import Any
 

@@ -22,7 +22,7 @@ class StdioAgent:
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
         return self.command_advertiser.attach(
             NewSessionResponse(session_id="stdio"),
-            commands=self.skills,
+            always=self.skills,
         )
 
     @property

@@ -39,7 +39,7 @@ class SkillAgent:
         self._sessions.add(session_id)
         return self.command_advertiser.attach(
             NewSessionResponse(session_id=session_id),
-            commands=self.get_skill_commands(),
+            always=self.get_skill_commands(),
         )
 
     async def load_session(self, cwd: str, session_id: str, **kwargs: Any) -> LoadSessionResponse:
@@ -47,7 +47,7 @@ class SkillAgent:
         return self.command_advertiser.attach(
             LoadSessionResponse(),
             session_id=session_id,
-            commands=self.get_skill_commands(),
+            always=self.get_skill_commands(),
         )
 
     async def resume_session(self, cwd: str, session_id: str, **kwargs: Any) -> ResumeSessionResponse:
@@ -56,7 +56,7 @@ class SkillAgent:
         return self.command_advertiser.attach(
             ResumeSessionResponse(),
             session_id=session_id,
-            commands=self.get_skill_commands(),
+            always=self.get_skill_commands(),
         )
 
     async def fork_session(self, cwd: str, session_id: str, **kwargs: Any) -> ForkSessionResponse:
@@ -64,5 +64,5 @@ class SkillAgent:
         self._sessions.add(forked)
         return self.command_advertiser.attach(
             ForkSessionResponse(session_id=forked),
-            commands=self.get_skill_commands(),
+            always=self.get_skill_commands(),
         )

@@ -22,5 +22,5 @@ class SkillAgent:
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
         return self.command_advertiser.attach(
             NewSessionResponse(session_id="s"),
-            commands=self.commands(),
+            always=self.commands(),
         )

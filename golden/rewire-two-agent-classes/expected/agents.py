@@ -16,7 +16,7 @@ class ChatAgent:
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
         return self.command_advertiser.attach(
             NewSessionResponse(session_id="chat"),
-            commands=self.chat_commands(),
+            always=self.chat_commands(),
         )
 
     def chat_commands(self) -> list:
@@ -33,7 +33,7 @@ class CodeAgent(ChatAgent):
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
         return self.command_advertiser.attach(
             NewSessionResponse(session_id="code"),
-            commands=self.code_commands(),
+            always=self.code_commands(),
         )
 
     def code_commands(self) -> list:

@@ -23,11 +23,11 @@ class PlainAgent:
         if not cwd:
             return self.command_advertiser.attach(
                 NewSessionResponse(session_id="default"),
-                commands=self.registry.commands(),
+                always=self.registry.commands(),
             )
         return self.command_advertiser.attach(
             NewSessionResponse(session_id=cwd),
-            commands=self.registry.commands(),
+            always=self.registry.commands(),
         )
 
     async def load_session(self, cwd: str, session_id: str, **kwargs: Any) -> None:
@@ -35,11 +35,11 @@ class PlainAgent:
             return self.command_advertiser.attach(
                 None,
                 session_id=session_id,
-                commands=self.registry.commands(),
+                always=self.registry.commands(),
             )
         self.registry.restore(session_id)
         return self.command_advertiser.attach(
             None,
             session_id=session_id,
-            commands=self.registry.commands(),
+            always=self.registry.commands(),
         )

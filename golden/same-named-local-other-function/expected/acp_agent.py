@@ -6,7 +6,7 @@ from acp.schema import AvailableCommandsUpdate, InitializeResponse, NewSessionRe
 
 class SkillAgent:
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
-        # acp-migrate: TODO: advertise `self.get_skill_commands()` per session; not moved automatically: class `SkillAgent` has no `on_connect(conn)` to bind a CommandAdvertiser to the connection
+        # acp-migrate: TODO: advertise `self.get_skill_commands()` per session; not moved automatically: class `SkillAgent` has no `__init__` or `on_connect(conn)` to create a CommandAdvertiser in
         return InitializeResponse.create(
             protocol_version=protocol_version,
             name="skill-agent",

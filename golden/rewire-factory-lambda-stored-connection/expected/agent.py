@@ -1,0 +1,32 @@
+# Case: the connection reaches __init__ through a lambda factory and is kept as `self._client`:
+# created in __init__, bound first thing in initialize (after its docstring), never in __init__
+from typing import Any
+
+from acp import AgentSideConnection
+from acp.schema import InitializeResponse, NewSessionResponse
+from acp_migrate.runtime import CommandAdvertiser
+
+
+class LambdaAgent:
+    def __init__(self, client, *, name: str) -> None:
+        self.name = name
+        self._client = client
+        self.command_advertiser = CommandAdvertiser()
+
+    async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        """Negotiate."""
+        self.command_advertiser.bind(self._client)
+        return InitializeResponse.create(protocol_version=protocol_version)
+
+    async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
+        return self.command_advertiser.attach(
+            NewSessionResponse(session_id=cwd),
+            always=self.commands(),
+        )
+
+    def commands(self) -> list:
+        return []
+
+
+def serve(reader: Any, writer: Any) -> AgentSideConnection:
+    return AgentSideConnection(lambda conn: LambdaAgent(conn, name="lambda"), writer, reader)

@@ -1,0 +1,60 @@
+# Case: SDK 0.4-0.6 handlers: camelCase names, request objects (`params.sessionId`), a factory
+import asyncio
+
+from acp import AgentSideConnection
+from acp.schema import (
+    InitializeRequest,
+    InitializeResponse,
+    LoadSessionRequest,
+    LoadSessionResponse,
+    NewSessionRequest,
+    NewSessionResponse,
+)
+
+from schema import AgentCapabilities
+from acp_migrate.runtime import CommandAdvertiser
+
+
+class OldSdkAgent:
+    def __init__(self, connection: AgentSideConnection) -> None:
+        self._connection = connection
+        self._sessions: set[str] = set()
+        self.command_advertiser = CommandAdvertiser()
+
+    async def initialize(self, params: InitializeRequest) -> InitializeResponse:
+        self.command_advertiser.bind(self._connection)
+        return InitializeResponse(
+            protocolVersion=params.protocolVersion,
+            agentCapabilities=AgentCapabilities(loadSession=True),
+        )
+
+    async def newSession(self, params: NewSessionRequest) -> NewSessionResponse:
+        session_id = f"s{len(self._sessions)}"
+        self._sessions.add(session_id)
+        return self.command_advertiser.attach(
+            NewSessionResponse(sessionId=session_id),
+            always=self.skills(),
+        )
+
+    async def loadSession(self, params: LoadSessionRequest) -> LoadSessionResponse | None:
+        if params.sessionId not in self._sessions:
+            return self.command_advertiser.attach(
+                None,
+                session_id=params.sessionId,
+                always=self.skills(),
+            )
+        self._sessions.add(params.sessionId)
+        return self.command_advertiser.attach(
+            None,
+            session_id=params.sessionId,
+            always=self.skills(),
+        )
+
+    def skills(self) -> list:
+        return []
+
+
+async def main(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    conn = AgentSideConnection(lambda conn: OldSdkAgent(conn), writer, reader)
+    await asyncio.Event().wait()
+    del conn

@@ -1,0 +1,28 @@
+# Case: a slots dataclass cannot take new attributes: the advertiser becomes a declared field
+# (`field` is added to the dataclasses import), bound from the connection field in initialize
+from dataclasses import dataclass, field
+from typing import Any
+
+from acp import AgentSideConnection
+from acp.schema import InitializeResponse, NewSessionResponse
+from acp_migrate.runtime import CommandAdvertiser
+
+
+@dataclass(slots=True)
+class SlotsAgent:
+    conn: AgentSideConnection
+    name: str = "slots"
+    command_advertiser: CommandAdvertiser = field(default_factory=CommandAdvertiser, init=False, repr=False)
+
+    async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.bind(self.conn)
+        return InitializeResponse.create(protocol_version=protocol_version)
+
+    async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
+        return self.command_advertiser.attach(
+            NewSessionResponse(session_id=cwd),
+            always=self.commands(),
+        )
+
+    def commands(self) -> list:
+        return []
