@@ -36,6 +36,7 @@ from typing import Any
 
 from acp_migrate.config import ConfigError, Options, Overrides, load_options
 from acp_migrate.engine.codemod import analyze_source
+from acp_migrate.engine.modules import file_system_modules
 from acp_migrate.engine.discover import FileSelector
 from acp_migrate.engine.runner import FileError, FileOutcome, Mode, RunResult, run
 from acp_migrate.findings import Finding, SourceError
@@ -261,6 +262,7 @@ def _analyse_source(
             fix=mode is not Mode.CHECK,
             settings=resolved.settings,
             report_unused_suppressions=resolved.report_unused_suppressions,
+            modules=file_system_modules(path) if real_path else None,
         )
     except SourceError as error:
         return SourceReport(mode=mode, path=path, output=source, patch=out(b""), error=error.reason)

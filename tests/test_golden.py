@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from acp_migrate.engine.codemod import analyze_source
+from acp_migrate.engine.modules import in_memory_modules
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 CASES = sorted(p for p in GOLDEN.iterdir() if (p / "input").is_dir())
@@ -36,7 +37,8 @@ def _listing(path: Path) -> list[str] | None:
 def _fix_all(files: dict[str, bytes]):
     outputs, remaining = {}, []
     for name, source in files.items():
-        analysis = analyze_source(source, path=name)
+        # Other files of the case are the project's modules (base classes read by the rewire).
+        analysis = analyze_source(source, path=name, modules=in_memory_modules(files, name))
         outputs[name] = analysis.fixed_source if analysis.fixed_source is not None else source
         remaining.extend(analysis.remaining)
     return outputs, remaining
@@ -64,7 +66,7 @@ def test_golden_case(case: Path):
         reported = [
             f"{f.path}:{f.line}: {f.code}"
             for name, source in inputs.items()
-            for f in analyze_source(source, path=name, fix=False).findings
+            for f in analyze_source(source, path=name, fix=False, modules=in_memory_modules(inputs, name)).findings
         ]
         assert reported == expected_check
 

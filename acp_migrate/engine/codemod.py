@@ -15,6 +15,10 @@ from acp_migrate.engine.suppressions import ReportFilter
 from acp_migrate.findings import Finding, SourceAnalysis, SourceError
 from acp_migrate.settings import DEFAULT_SETTINGS, RuleSettings
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from acp_migrate.engine.modules import ModuleSource
+
 PYTHON_SUFFIXES = (".py", ".pyi")
 _BOM = codecs.BOM_UTF8
 # PEP 263: the cookie must be on line 1 or 2.
@@ -206,8 +210,12 @@ def analyze_source(
     fix: bool = True,
     settings: RuleSettings = DEFAULT_SETTINGS,
     report_unused_suppressions: bool = False,
+    modules: ModuleSource | None = None,
 ) -> SourceAnalysis:
     """Analyse one file's bytes; with `fix=False` the fixed source is not computed.
+
+    `modules` finds the source of modules the file imports (`engine/modules.py`), for
+    rules that read a base class defined in another file; without it they read none.
 
     Only the rules `settings` enables run, and findings silenced by a suppression
     comment are dropped together with their edits (`engine/suppressions.py`).
@@ -233,7 +241,13 @@ def analyze_source(
         )
     else:
         analysis = _analyze_candidate(
-            source, path=path, fix=fix, encoding=encoding, settings=settings, report_filter=report_filter
+            source,
+            path=path,
+            fix=fix,
+            encoding=encoding,
+            settings=settings,
+            report_filter=report_filter,
+            modules=modules,
         )
     if report_unused_suppressions:
         unused = report_filter.unused(path)
@@ -315,7 +329,14 @@ def preload_analysis() -> None:
 
 
 def _analyze_candidate(
-    source: bytes, *, path: str, fix: bool, encoding: str, settings: RuleSettings, report_filter: ReportFilter
+    source: bytes,
+    *,
+    path: str,
+    fix: bool,
+    encoding: str,
+    settings: RuleSettings,
+    report_filter: ReportFilter,
+    modules: ModuleSource | None,
 ) -> SourceAnalysis:
     import libcst as cst
 
@@ -377,7 +398,7 @@ def _analyze_candidate(
         # class): a report that will be dropped below must not act at all.
         return report_filter.may_drop(code) and not report_filter.keep(finding(Report(node, code, "", False)))
 
-    context = FileContext(module, settings, dropped=dropped)
+    context = FileContext(module, settings, dropped=dropped, modules=modules)
     rules = [rule(context) for rule in PYTHON_RULES if settings.enabled(rule.code)]
     try:
         walk(module, RuleDispatcher(context, rules, skip=skipped))

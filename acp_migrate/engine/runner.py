@@ -22,6 +22,7 @@ from itertools import chain, count, islice
 
 from acp_migrate.engine import code_cache, early_server
 from acp_migrate.engine.codemod import analyze_source, check_decodable, preload_analysis
+from acp_migrate.engine.modules import file_system_modules
 from acp_migrate.engine.discover import DiscoveryOptions, PathError, iter_files, under
 from acp_migrate.engine.files import (
     FileAccessError,
@@ -200,6 +201,7 @@ def process_file(job: FileJob, source: bytes | None = None) -> FileOutcome:
             fix=job.mode is not Mode.CHECK,
             settings=job.settings,
             report_unused_suppressions=job.report_unused_suppressions,
+            modules=file_system_modules(job.path),
         )
     except (FileAccessError, SourceError) as exc:
         return FileOutcome(path=job.display_path, error=exc.reason)

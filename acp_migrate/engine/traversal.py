@@ -16,12 +16,10 @@ class _NodeKind:
     """What the dispatcher does for one node type, worked out once per type: the
     isinstance checks against LibCST's abstract classes cost more than the rules."""
 
-    __slots__ = ("call", "import_", "scope", "class_", "statement", "visit", "leave")
+    __slots__ = ("import_", "scope", "statement", "visit", "leave")
 
     def __init__(self, node_type: type, visit: dict[str, list[Hook]], leave: dict[str, list[Hook]]) -> None:
-        self.call = issubclass(node_type, cst.Call)
         self.import_ = issubclass(node_type, (cst.Import, cst.ImportFrom))
-        self.class_ = issubclass(node_type, cst.ClassDef)
         self.scope = issubclass(node_type, (cst.ClassDef, cst.FunctionDef))
         self.statement = issubclass(node_type, cst.BaseStatement)
         self.visit = tuple(visit.get(node_type.__name__, ()))
@@ -59,9 +57,7 @@ class RuleDispatcher(cst.CSTVisitor):
             context.parents[node] = lineage[-1]
         lineage.append(node)
         kind = self._kind(node)
-        if kind.call:
-            context.call_seen(node)
-        elif kind.import_:
+        if kind.import_:
             context.imports.add(node)
         elif kind.scope:
             context.scopes.append(node)
@@ -76,8 +72,6 @@ class RuleDispatcher(cst.CSTVisitor):
         kind = self._kinds[type(original_node)]
         for hook in kind.leave:
             hook(original_node)
-        if kind.class_:
-            context.class_ended(original_node)
         if kind.scope:
             context.scopes.pop()
         if kind.statement:

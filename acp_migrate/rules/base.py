@@ -73,18 +73,17 @@ class FileContext:
         module: cst.Module,
         settings: RuleSettings = DEFAULT_SETTINGS,
         dropped: Callable[[cst.CSTNode, str], bool] | None = None,
+        modules: Callable[[str, str | None], tuple[str, bytes] | None] | None = None,
     ) -> None:
         self.module = module
+        # The source of a module this file imports (engine/modules.py), or None.
+        self.modules = modules
         self.settings = settings
         # Whether a report of (node, code) will be dropped (a disabled rule, a suppression
         # comment): ask before acting beyond the report's own edits.
         self.dropped: Callable[[cst.CSTNode, str], bool] = dropped or (lambda node, code: False)
         # Agent classes already rewired to advertise per session -> the list's code.
         self.rewired: dict[cst.ClassDef, str] = {}
-        # Calls seen so far inside each class (innermost), and work to do once a
-        # class has been visited whole.
-        self.calls_in_class: dict[cst.ClassDef, list[cst.Call]] = {}
-        self._at_class_end: dict[cst.ClassDef, list[Callable[[], None]]] = {}
         self.imports = ImportTable()
         self.defined_classes = frozenset(
             statement.name.value for statement in module.body if isinstance(statement, cst.ClassDef)
@@ -157,20 +156,6 @@ class FileContext:
         """The edits the next report will own (edits added to this object later stay
         with it); after the traversal, the edits no report claimed."""
         return self._pending
-
-    def at_class_end(self, node: cst.ClassDef, action: Callable[[], None]) -> None:
-        self._at_class_end.setdefault(node, []).append(action)
-
-    def class_ended(self, node: cst.ClassDef) -> None:
-        for action in self._at_class_end.pop(node, ()):
-            action()
-        self.calls_in_class.pop(node, None)
-
-    def call_seen(self, node: cst.Call) -> None:
-        for scope in reversed(self.scopes):
-            if isinstance(scope, cst.ClassDef):
-                self.calls_in_class.setdefault(scope, []).append(node)
-                return
 
     def remove(self, node: cst.CSTNode) -> None:
         self._pending.removed.add(node)

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 
 import libcst as cst
 
-from acp_migrate.cst.names import MentionCounter, last_part
+from acp_migrate.cst.names import ImportTable, MentionCounter, last_part
 from acp_migrate.cst.walk import walk
 from acp_migrate.rules.base import FileContext, all_params
 
@@ -78,7 +78,15 @@ def rewire(context: FileContext, origin: cst.BaseExpression) -> None:
     handlers = context.settings.setup_handlers
     kinds = {name: kind for kind in ("new", "load", "resume", "fork") for name in getattr(handlers, kind)}
     setup = [(methods[name], kind) for name, kind in kinds.items() if name in methods]
-    if not setup:
+    present = {kind for _, kind in setup}
+    # Handlers the class inherits (from a base here or in another file of the project)
+    # get an override that attaches the list to what the base's handler returns.
+    inherited_handlers = [
+        (found, kind)
+        for kind in ("new", "load", "resume", "fork")
+        if kind not in present and (found := _inherited_handler(context, agent, getattr(handlers, kind))) is not None
+    ]
+    if not setup and not inherited_handlers:
         raise CannotRewire(f"class `{agent.name.value}` has no session setup handler")
 
     inherited = any(
@@ -90,6 +98,9 @@ def rewire(context: FileContext, origin: cst.BaseExpression) -> None:
     if not inherited:
         wiring.after.extend(_import_edits(context))
     handler_edits = [_handler_edits(context, method, kind, origin) for method, kind in setup]
+    overrides = [_override(context, owner, method, kind, origin) for (owner, method), kind in inherited_handlers]
+    if overrides:
+        wiring.after.append((initialize, overrides))
 
     # Nothing is registered before here: a CannotRewire above leaves the tree alone.
     context.rewired[agent] = origin_code
@@ -217,7 +228,7 @@ def _wiring(
         bind = f"self.{ADVERTISER} = {ADVERTISER_CLASS}().bind({conn})" if created_in_on_connect else f"self.{ADVERTISER}.bind({conn})"
         wiring.after.append((_last_statement(on_connect, name), [_statement(bind + "\n")]))
         return wiring
-    attribute = _connection_attribute(context, agent, init)
+    attribute = _connection_attribute(context, agent)
     if attribute is None:
         raise CannotRewire(
             f"class `{name}` has no `{CONNECTION_HOOK}(conn)` and keeps no connection attribute"
@@ -333,50 +344,70 @@ def _with_alias(names: list[cst.ImportAlias], alias: cst.ImportAlias) -> list[cs
     return [*names[:-1], names[-1].with_changes(comma=separator), alias.with_changes(comma=names[-1].comma)]
 
 
-def _connection_attribute(context: FileContext, agent: cst.ClassDef, init: cst.FunctionDef | None) -> str | None:
+def _connection_attribute(
+    context: FileContext, agent: cst.ClassDef, module: _Module | None = None, depth: int = 0
+) -> str | None:
     """The attribute of `self` that holds the connection: a class-level field annotated
-    with a connection type, or a connection parameter of `__init__` stored on `self`."""
+    with a connection type, or a connection parameter of `__init__` stored on `self`;
+    looked for in the class, then in the project's classes it inherits from."""
+    module = module or _Module(None, context.module, context.imports)
+
+    def is_connection(annotation: cst.BaseExpression) -> bool:
+        return _is_connection_type(module.imports, annotation)
+
+    if not isinstance(agent.body, cst.IndentedBlock):
+        return None
+    init = None
     for statement in agent.body.body:
+        if isinstance(statement, cst.FunctionDef) and statement.name.value == "__init__":
+            init = statement
         if isinstance(statement, cst.SimpleStatementLine) and isinstance(statement.body[0], cst.AnnAssign):
             target = statement.body[0].target
-            if isinstance(target, cst.Name) and _is_connection_type(context, statement.body[0].annotation.annotation):
+            if isinstance(target, cst.Name) and is_connection(statement.body[0].annotation.annotation):
                 return target.value
-    if init is None or not isinstance(init.body, cst.IndentedBlock):
-        return None
-    connections = {
-        param.name.value
-        for param in all_params(init.params)[1:]
-        if param.name.value in CONNECTION_NAMES
-        or param.annotation is not None and _is_connection_type(context, param.annotation.annotation)
-    }
-    for statement in init.body.body:
-        if not isinstance(statement, cst.SimpleStatementLine):
-            continue
-        for small in statement.body:
-            if isinstance(small, cst.Assign) and len(small.targets) == 1:
-                target, value = small.targets[0].target, small.value
-            elif isinstance(small, cst.AnnAssign) and small.value is not None:
-                target, value = small.target, small.value
-            else:
+    if init is not None and isinstance(init.body, cst.IndentedBlock):
+        connections = {
+            param.name.value
+            for param in all_params(init.params)[1:]
+            if param.name.value in CONNECTION_NAMES
+            or param.annotation is not None and is_connection(param.annotation.annotation)
+        }
+        for statement in init.body.body:
+            if not isinstance(statement, cst.SimpleStatementLine):
                 continue
-            if (
-                isinstance(target, cst.Attribute)
-                and isinstance(target.value, cst.Name)
-                and target.value.value == "self"
-                and isinstance(value, cst.Name)
-                and value.value in connections
-            ):
-                return target.attr.value
+            for small in statement.body:
+                if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                    target, value = small.targets[0].target, small.value
+                elif isinstance(small, cst.AnnAssign) and small.value is not None:
+                    target, value = small.target, small.value
+                else:
+                    continue
+                if (
+                    isinstance(target, cst.Attribute)
+                    and isinstance(target.value, cst.Name)
+                    and target.value.value == "self"
+                    and isinstance(value, cst.Name)
+                    and value.value in connections
+                ):
+                    return target.attr.value
+    if depth >= MAX_BASE_DEPTH:
+        return None
+    for base in agent.bases:
+        found = _class_of(context, base.value, module) if base.keyword is None else None
+        if found is not None:
+            attribute = _connection_attribute(context, found[0], found[1], depth + 1)
+            if attribute is not None:
+                return attribute
     return None
 
 
-def _is_connection_type(context: FileContext, annotation: cst.BaseExpression) -> bool:
+def _is_connection_type(imports: ImportTable, annotation: cst.BaseExpression) -> bool:
     found = False
 
     class Names(cst.CSTVisitor):
         def visit_Name(self, node: cst.Name) -> None:
             nonlocal found
-            found = found or last_part(context.resolve(node)) in CONNECTION_TYPES
+            found = found or last_part(imports.resolve(node)) in CONNECTION_TYPES
 
         def visit_Attribute(self, node: cst.Attribute) -> bool:
             nonlocal found
@@ -386,7 +417,7 @@ def _is_connection_type(context: FileContext, annotation: cst.BaseExpression) ->
         def visit_SimpleString(self, node: cst.SimpleString) -> None:
             nonlocal found
             try:
-                found = found or _is_connection_type(context, cst.parse_expression(str(node.evaluated_value)))
+                found = found or _is_connection_type(imports, cst.parse_expression(str(node.evaluated_value)))
             except cst.ParserSyntaxError:
                 pass
 
@@ -536,6 +567,171 @@ def attach_call(
         args.append(_arg(session_id, "session_id"))
     args.append(_arg(always, "always"))
     return _call("attach", args, indent=indent, module=module)
+
+
+# -- handlers inherited from a base class -------------------------------------------
+
+
+class _Module:
+    """A module whose classes the rewire reads: this file, or another of the project."""
+
+    def __init__(self, identity: str | None, tree: cst.Module, imports: ImportTable) -> None:
+        self.identity = identity
+        self.tree = tree
+        self.imports = imports
+        self.classes = {s.name.value: s for s in tree.body if isinstance(s, cst.ClassDef)}
+
+
+class _Imports(cst.CSTVisitor):
+    """Import statements of a module, not those inside its functions or classes."""
+
+    def __init__(self) -> None:
+        self.table = ImportTable()
+
+    def visit_Import(self, node: cst.Import) -> None:
+        self.table.add(node)
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        self.table.add(node)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return False
+
+
+MAX_BASE_DEPTH = 6  # classes followed up an inheritance chain (and through re-exports)
+
+
+def _inherited_handler(
+    context: FileContext, agent: cst.ClassDef, names: tuple[str, ...]
+) -> tuple[str, cst.FunctionDef] | None:
+    """(owning class, method) of the first handler named one of `names` that `agent`
+    inherits from a class of the project, in method resolution order; stubs (a body of
+    `...`, `pass` or `raise NotImplementedError`, as in the SDK's `Agent` protocol) do
+    not count."""
+    here = _Module(None, context.module, context.imports)
+    pending = [(base, here) for base in agent.bases if base.keyword is None]
+    seen: set[tuple[str | None, str]] = set()
+    while pending and len(seen) < MAX_BASE_DEPTH:
+        base, module = pending.pop(0)
+        found = _class_of(context, base.value, module)
+        if found is None or (found[1].identity, found[0].name.value) in seen:
+            continue
+        cls, owner = found
+        seen.add((owner.identity, cls.name.value))
+        if isinstance(cls.body, cst.IndentedBlock):
+            for statement in cls.body.body:
+                if isinstance(statement, cst.FunctionDef) and statement.name.value in names and not _is_stub(statement):
+                    return cls.name.value, statement
+        pending = [(b, owner) for b in cls.bases if b.keyword is None] + pending
+    return None
+
+
+def _class_of(
+    context: FileContext, expression: cst.BaseExpression, module: _Module, depth: int = 0
+) -> tuple[cst.ClassDef, _Module] | None:
+    if isinstance(expression, cst.Name) and expression.value in module.classes:
+        return module.classes[expression.value], module
+    qualified = module.imports.resolve(expression)
+    if context.modules is None or qualified is None or depth > MAX_BASE_DEPTH:
+        return None
+    module_name, _, class_name = qualified.rpartition(".")
+    if not module_name:
+        return None
+    found = context.modules(module_name, module.identity)
+    if found is None:
+        return None
+    identity, source = found
+    try:
+        tree = cst.parse_module(source)
+    except (cst.ParserSyntaxError, RecursionError, UnicodeDecodeError):
+        return None
+    imports = _Imports()
+    walk(tree, imports)
+    other = _Module(identity, tree, imports.table)
+    if class_name in other.classes:
+        return other.classes[class_name], other
+    if class_name in other.imports.bindings:  # re-exported, as packages' __init__ do
+        return _class_of(context, cst.Name(class_name), other, depth + 1)
+    return None
+
+
+def _is_stub(method: cst.FunctionDef) -> bool:
+    body = method.body
+    statements = body.body if isinstance(body, cst.IndentedBlock) else [body]
+    for statement in statements:
+        if not isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            return False
+        for small in statement.body:
+            if isinstance(small, cst.Pass):
+                continue
+            if isinstance(small, cst.Expr) and isinstance(small.value, (cst.Ellipsis, cst.SimpleString)):
+                continue
+            if isinstance(small, cst.Raise) and "NotImplementedError" in cst.Module([]).code_for_node(small):
+                continue
+            return False
+    return True
+
+
+_LITERAL_NAMES = frozenset({"None", "True", "False"})
+
+
+def _copyable_default(default: cst.BaseExpression) -> bool:
+    if isinstance(default, cst.Name):
+        return default.value in _LITERAL_NAMES
+    if isinstance(default, (cst.List, cst.Tuple, cst.Dict)):
+        return not default.elements
+    return isinstance(default, (cst.SimpleString, cst.Integer, cst.Float))
+
+
+def _override(
+    context: FileContext, owner: str, method: cst.FunctionDef, kind: str, origin: cst.BaseExpression
+) -> cst.FunctionDef:
+    """`def <handler>(<its parameters>): return self.command_advertiser.attach(super().<handler>(...), ...)`,
+    parameters copied without annotations (their names may not be imported here)."""
+    name = method.name.value
+    if method.asynchronous is None and _contains_await(origin):
+        raise CannotRewire(f"it awaits, and the inherited `{owner}.{name}` is not async")
+    params = method.params
+    signature: list[str] = []
+    forwarded: list[str] = []
+
+    def declare(param: cst.Param) -> str:
+        if param.default is None:
+            return param.name.value
+        if not _copyable_default(param.default):
+            raise CannotRewire(f"the inherited `{owner}.{name}` has a default the codemod cannot copy")
+        return f"{param.name.value}={cst.Module([]).code_for_node(param.default)}"
+
+    positional = [*params.posonly_params, *params.params]
+    for index, param in enumerate(positional):
+        signature.append(declare(param))
+        if index == len(params.posonly_params) - 1:
+            signature.append("/")
+        if index:  # the first is `self`
+            forwarded.append(param.name.value)
+    if isinstance(params.star_arg, cst.Param):
+        signature.append(f"*{params.star_arg.name.value}")
+        forwarded.append(f"*{params.star_arg.name.value}")
+    elif params.kwonly_params:
+        signature.append("*")
+    for param in params.kwonly_params:
+        signature.append(declare(param))
+        forwarded.append(f"{param.name.value}={param.name.value}")
+    if params.star_kwarg is not None:
+        signature.append(f"**{params.star_kwarg.name.value}")
+        forwarded.append(f"**{params.star_kwarg.name.value}")
+    prefix = "async " if method.asynchronous is not None else ""
+    awaited = "await " if method.asynchronous is not None else ""
+    definition = cst.parse_statement(f"{prefix}def {name}({', '.join(signature)}):\n    return None\n")
+    assert isinstance(definition, cst.FunctionDef)
+    value = cst.parse_expression(f"{awaited}super().{name}({', '.join(forwarded)})")
+    session_id = _request_session_id(method) if kind in {"load", "resume"} else None
+    call = attach_call(value, session_id=session_id, always=origin, indent=context.module.default_indent, module=context.module)
+    body = cst.IndentedBlock([cst.SimpleStatementLine([cst.Return(call)])])
+    return definition.with_changes(body=body, leading_lines=[cst.EmptyLine(indent=False)])
 
 
 # -- import ---------------------------------------------------------------------------

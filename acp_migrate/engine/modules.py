@@ -1,0 +1,71 @@
+"""Where the modules a file imports live, so a rule can read a class defined in another
+file of the project (an agent's setup handlers inherited from a base class).
+
+Resolution is by file name only, as a reader of the project would do it: a relative
+import from the importer's package; an absolute one from the importer's folder or
+one of its ancestors (`src/` layouts and packages alike). Installed packages are
+not looked at: an SDK's classes are not the project's to rewrite.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path, PurePath
+
+# How far up from the importer an absolute import is looked for.
+MAX_ANCESTORS = 8
+
+ModuleSource = Callable[[str, "str | None"], "tuple[str, bytes] | None"]
+"""`(module, importer) -> (identity, source)`: the source of `module` (dotted, with
+leading dots when relative) as imported by `importer` (an identity this function
+returned before, or None for the file being analysed); None when not found."""
+
+
+def candidate_paths(module: str, importer: PurePath) -> list[PurePath]:
+    """The files that may hold `module` when `importer` imports it, in search order."""
+    dots = len(module) - len(module.lstrip("."))
+    parts = [part for part in module.lstrip(".").split(".") if part]
+    if dots:
+        base = importer.parent
+        for _ in range(dots - 1):
+            base = base.parent
+        folders = [base]
+    else:
+        folders = [importer.parent, *importer.parent.parents][:MAX_ANCESTORS]
+    found: list[PurePath] = []
+    for folder in folders:
+        if not parts:
+            found.append(folder / "__init__.py")
+            continue
+        stem = folder.joinpath(*parts)
+        found += [stem.with_name(stem.name + ".py"), stem / "__init__.py"]
+    return found
+
+
+def file_system_modules(importer: str) -> ModuleSource:
+    """Modules read from the files next to (and above) the file at `importer`."""
+    start = Path(importer).absolute()
+
+    def source(module: str, importing: str | None) -> tuple[str, bytes] | None:
+        for candidate in candidate_paths(module, Path(importing) if importing else start):
+            try:
+                return str(candidate), Path(candidate).read_bytes()
+            except OSError:
+                continue
+        return None
+
+    return source
+
+
+def in_memory_modules(files: dict[str, bytes], importer: str) -> ModuleSource:
+    """The same search over `files` (relative POSIX path -> bytes), for tests and callers
+    that hold a project in memory."""
+
+    def source(module: str, importing: str | None) -> tuple[str, bytes] | None:
+        for candidate in candidate_paths(module, PurePath(importing or importer)):
+            key = candidate.as_posix()
+            if key in files:
+                return key, files[key]
+        return None
+
+    return source

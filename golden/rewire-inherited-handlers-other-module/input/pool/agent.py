@@ -1,0 +1,22 @@
+# Case: the agent inherits its setup handlers from pool/base.py (read by the codemod) and from a
+# protocol whose stubs do not count: each inherited handler gets an override that attaches the list
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from acp.schema import InitializeResponse
+
+from .base import SessionHandlers
+
+
+class AgentProtocol(Protocol):
+    async def resume_session(self, params: Any) -> Any: ...
+
+
+class SkillAgent(SessionHandlers, AgentProtocol):
+    def __init__(self, conn: Any) -> None:
+        super().__init__(conn)
+        self.skills: list[Any] = []
+
+    async def initialize(self, params: Any) -> InitializeResponse:
+        return InitializeResponse.create(protocol_version=1, slash_commands=self.skills)
