@@ -543,15 +543,36 @@ def _call(method: str, args: list[cst.Arg], *, indent: str, module: cst.Module) 
         [arg.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for arg in args[:-1]] + [args[-1]],
     )
     code = module.code_for_node(inline)
-    if "\n" in code or len(code) <= MAX_INLINE_CALL:
+    if "\n" not in code and len(code) <= MAX_INLINE_CALL:
         return inline
-    # One argument per line, with a trailing comma, as formatters write it.
+    # One argument per line, with a trailing comma, as formatters write it; an argument
+    # that spans lines (the handler's own multi-line response) moves one level in.
     def line_break(extra: str) -> cst.ParenthesizedWhitespace:
         return cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(extra))
 
+    args = [arg.with_changes(value=arg.value.visit(_Indent(indent))) for arg in args]
     exploded = [arg.with_changes(comma=cst.Comma(whitespace_after=line_break(indent))) for arg in args[:-1]]
     exploded.append(args[-1].with_changes(comma=cst.Comma(whitespace_after=line_break(""))))
     return cst.Call(func, exploded, whitespace_before_args=line_break(indent))
+
+
+class _Indent(cst.CSTTransformer):
+    """Moves the continuation lines of an expression one indentation level in."""
+
+    def __init__(self, indent: str) -> None:
+        self.indent = indent
+
+    def leave_ParenthesizedWhitespace(
+        self, original_node: cst.ParenthesizedWhitespace, updated_node: cst.ParenthesizedWhitespace
+    ) -> cst.ParenthesizedWhitespace:
+        if not updated_node.indent:
+            return updated_node
+        return updated_node.with_changes(last_line=cst.SimpleWhitespace(updated_node.last_line.value + self.indent))
+
+    def leave_EmptyLine(self, original_node: cst.EmptyLine, updated_node: cst.EmptyLine) -> cst.EmptyLine:
+        if not updated_node.indent or updated_node.comment is None:
+            return updated_node
+        return updated_node.with_changes(whitespace=cst.SimpleWhitespace(updated_node.whitespace.value + self.indent))
 
 
 def attach_call(

@@ -59,7 +59,11 @@ class PoolAgent(ACPAgent):
         else:
             self.tasks.add(session.send_available_commands_update())
             return self.command_advertiser.attach(
-                NewSessionResponse(session_id=session_id),
+                NewSessionResponse(
+                    session_id=session_id,
+                    # the handler's own comment stays with its argument
+                    config_options=None,
+                ),
                 always=self.get_skill_commands(),
             )
 

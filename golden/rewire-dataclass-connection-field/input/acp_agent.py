@@ -56,7 +56,11 @@ class PoolAgent(ACPAgent):
             raise
         else:
             self.tasks.add(session.send_available_commands_update())
-            return NewSessionResponse(session_id=session_id)
+            return NewSessionResponse(
+                session_id=session_id,
+                # the handler's own comment stays with its argument
+                config_options=None,
+            )
 
     async def load_session(self, params: LoadSessionRequest) -> LoadSessionResponse:
         session = self.sessions.get(params.session_id)
