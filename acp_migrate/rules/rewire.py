@@ -42,7 +42,15 @@ MAX_INLINE_CALL = 72  # longer generated calls get one argument per line
 # releases and their forks (AgentPool annotates it with the `Client` protocol).
 CONNECTION_TYPES = frozenset({"AgentSideConnection", "Client", "Connection"})
 CONNECTION_NAMES = frozenset({"conn", "connection", "client"})
-DATACLASS = "dataclasses.dataclass"
+# Class decorators that build `__init__` from declared fields -> (module, its field
+# function, the keyword naming a default factory). attrs' `define` makes slots classes.
+FIELD_CLASSES = {
+    "dataclasses.dataclass": ("dataclasses", "field", "default_factory"),
+    **{f"{m}.{d}": (m, "field", "factory") for m in ("attrs", "attr") for d in ("define", "mutable", "frozen")},
+    "attr.s": ("attr", "ib", "factory"),
+    "attr.attrs": ("attr", "ib", "factory"),
+}
+SLOTS_BY_DEFAULT = frozenset(f"{m}.{d}" for m in ("attrs", "attr") for d in ("define", "mutable", "frozen"))
 
 _NO_SPACE = cst.SimpleWhitespace("")
 _KEYWORD_EQUAL = cst.AssignEqual(whitespace_before=_NO_SPACE, whitespace_after=_NO_SPACE)
@@ -208,13 +216,13 @@ def _wiring(
     wiring = Wiring()
     on_connect = methods.get(CONNECTION_HOOK)
     init = methods.get("__init__")
-    decorator = _dataclass_decorator(context, agent)
     created_in_on_connect = False
+    decorator = _field_class_decorator(context, agent)
     if decorator is not None and init is None:
-        _declare_field(context, agent, wiring)
+        _declare_field(context, agent, wiring, FIELD_CLASSES[decorator[0]])
     elif init is not None:
-        if decorator is not None and _keyword_is_true(decorator, "slots"):
-            raise CannotRewire(f"`{name}` is a slots dataclass with its own `__init__`")
+        if decorator is not None and _makes_slots(*decorator):
+            raise CannotRewire(f"`{name}` is a slots class with its own `__init__`")
         wiring.after.append((_last_statement(init, name), [_statement(f"self.{ADVERTISER} = {ADVERTISER_CLASS}()\n")]))
     elif on_connect is not None:
         created_in_on_connect = True
@@ -257,31 +265,38 @@ def _is_docstring(statement: cst.BaseStatement) -> bool:
     )
 
 
-def _dataclass_decorator(context: FileContext, agent: cst.ClassDef) -> cst.BaseExpression | None:
+def _field_class_decorator(context: FileContext, agent: cst.ClassDef) -> tuple[str, cst.BaseExpression] | None:
+    """(qualified name, expression) of a dataclass or attrs decorator on the class."""
     for decorator in agent.decorators:
         expression = decorator.decorator
         func = expression.func if isinstance(expression, cst.Call) else expression
-        if context.resolve(func) == DATACLASS:
-            return expression
+        qualified = context.resolve(func)
+        if qualified in FIELD_CLASSES:
+            return qualified, expression
     return None
 
 
-def _keyword_is_true(decorator: cst.BaseExpression, keyword: str) -> bool:
-    if not isinstance(decorator, cst.Call):
-        return False
-    return any(
-        arg.keyword is not None and arg.keyword.value == keyword and isinstance(arg.value, cst.Name)
-        and arg.value.value == "True"
-        for arg in decorator.args
-    )
+def _makes_slots(qualified: str, decorator: cst.BaseExpression) -> bool:
+    given = {
+        arg.keyword.value: _code(arg.value)
+        for arg in (decorator.args if isinstance(decorator, cst.Call) else ())
+        if arg.keyword is not None
+    }
+    return given.get("slots", "True" if qualified in SLOTS_BY_DEFAULT else "False") == "True"
 
 
-def _declare_field(context: FileContext, agent: cst.ClassDef, wiring: Wiring) -> None:
+def _code(node: cst.CSTNode) -> str:
+    """Source of a node from any module (no module's settings matter here)."""
+    return cst.Module([]).code_for_node(node)
+
+
+def _declare_field(context: FileContext, agent: cst.ClassDef, wiring: Wiring, kind: tuple[str, str, str]) -> None:
     """`command_advertiser: CommandAdvertiser = field(...)` after the class's last field
-    (and that field's attribute docstring), so slots and frozen dataclasses work."""
-    field_name = _dataclasses_field(context, wiring)
+    (and that field's attribute docstring), so slots and frozen classes work."""
+    module, function, factory = kind
+    field_name = _field_function(context, wiring, module, function)
     declaration = _statement(
-        f"{ADVERTISER}: {ADVERTISER_CLASS} = {field_name}(default_factory={ADVERTISER_CLASS}, init=False, repr=False)\n"
+        f"{ADVERTISER}: {ADVERTISER_CLASS} = {field_name}({factory}={ADVERTISER_CLASS}, init=False, repr=False)\n"
     )
     body = list(agent.body.body)
     last_field = None
@@ -300,17 +315,17 @@ def _declare_field(context: FileContext, agent: cst.ClassDef, wiring: Wiring) ->
         wiring.before.append((body[0], [declaration]))
 
 
-def _dataclasses_field(context: FileContext, wiring: Wiring) -> str:
-    """How this module names `dataclasses.field`, adding it to its `from dataclasses
-    import ...` when it has none."""
+def _field_function(context: FileContext, wiring: Wiring, module: str, function: str) -> str:
+    """How this module names `<module>.<function>` (`dataclasses.field`, `attrs.field`),
+    adding it to its `from <module> import ...` when it has none."""
     bindings = context.imports.bindings
     for local, qualified in bindings.items():
-        if qualified == "dataclasses.field":
+        if qualified == f"{module}.{function}":
             return local
     for local, qualified in bindings.items():
-        if qualified == "dataclasses":
-            return f"{local}.field"
-    local = "field" if "field" not in bindings else "dataclass_field"
+        if qualified == module:
+            return f"{local}.{function}"
+    local = function if function not in bindings else f"{module}_{function}"
     for statement in context.module.body:
         if not isinstance(statement, cst.SimpleStatementLine):
             continue
@@ -320,12 +335,12 @@ def _dataclasses_field(context: FileContext, wiring: Wiring) -> str:
             and not small.relative
             and not isinstance(small.names, cst.ImportStar)
             and small.module is not None
-            and context.code(small.module) == "dataclasses"
+            and context.code(small.module) == module
         ):
-            alias = cst.ImportAlias(cst.Name("field"), asname=None if local == "field" else cst.AsName(cst.Name(local)))
+            alias = cst.ImportAlias(cst.Name(function), asname=None if local == function else cst.AsName(cst.Name(local)))
             wiring.replaced.append((small, small.with_changes(names=_with_alias(list(small.names), alias))))
             return local
-    raise CannotRewire("the module imports `dataclass` in a way the codemod cannot add `field` to")
+    raise CannotRewire(f"the module imports `{module}` in a way the codemod cannot add `{function}` to")
 
 
 def _with_alias(names: list[cst.ImportAlias], alias: cst.ImportAlias) -> list[cst.ImportAlias]:
@@ -690,7 +705,7 @@ def _is_stub(method: cst.FunctionDef) -> bool:
                 continue
             if isinstance(small, cst.Expr) and isinstance(small.value, (cst.Ellipsis, cst.SimpleString)):
                 continue
-            if isinstance(small, cst.Raise) and "NotImplementedError" in cst.Module([]).code_for_node(small):
+            if isinstance(small, cst.Raise) and "NotImplementedError" in _code(small):
                 continue
             return False
     return True
@@ -724,7 +739,7 @@ def _override(
             return param.name.value
         if not _copyable_default(param.default):
             raise CannotRewire(f"the inherited `{owner}.{name}` has a default the codemod cannot copy")
-        return f"{param.name.value}={cst.Module([]).code_for_node(param.default)}"
+        return f"{param.name.value}={_code(param.default)}"
 
     positional = [*params.posonly_params, *params.params]
     for index, param in enumerate(positional):
