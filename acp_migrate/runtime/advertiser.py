@@ -9,6 +9,10 @@ watches the stream and holds a session's commands until it has seen the
 session's setup response go out; anything it sends after that is behind the
 response on the wire.
 
+Once bound, the advertiser owns the connection's command traffic: every
+``available_commands_update`` sent on the connection, by any code, goes through
+it (``bind`` wraps the inner connection's ``send_notification``).
+
 Wiring (once per connection)::
 
     class MyAgent:
@@ -32,7 +36,7 @@ import threading
 from collections.abc import Iterable
 from typing import Any
 
-from .models import Command, _copy_json, coerce_commands
+from .models import Command, _copy_json, coerce_commands, parse_commands
 
 __all__ = ["CommandAdvertiser"]
 
@@ -51,6 +55,8 @@ _SETUP_KINDS = (_NEW, _LOAD, _RESUME, _FORK)
 
 _SETUP, _OPEN = 0, 1
 
+_KEEP: Any = object()  # "leave this list as it is"
+
 # (advertiser, request id) of the setup request whose handler is running. The
 # observer sets it in the receive loop just before the SDK creates the handler
 # task, so the handler (and tasks it starts) inherit it. Lets a failed
@@ -60,6 +66,10 @@ _CURRENT_REQUEST: contextvars.ContextVar[tuple[Any, Any] | None] = contextvars.C
 )
 
 _RESPONSE_TYPES: dict[type, type] = {}
+_OWN_TYPES: set[type] = set()
+
+_AGENT_SIDE = ("session_update", "sessionUpdate")
+_CLIENT_SIDE = ("new_session", "newSession", "prompt")
 
 
 class _Request:
@@ -72,13 +82,17 @@ class _Request:
 
 
 class _Session:
-    __slots__ = ("state", "latest", "sent", "request")
+    __slots__ = ("state", "own", "always", "sent", "request", "restore", "_key", "_wire")
 
-    def __init__(self, state: int, latest: list[dict[str, Any]] | None, request: _Request | None) -> None:
-        self.state = state
-        self.latest = latest  # list the agent wants the client to have (None: not said yet)
+    def __init__(self) -> None:
+        self.state = _SETUP
+        self.own: tuple[Command, ...] | None = None  # the session's own list (None: not said yet)
+        self.always: tuple[Command, ...] = ()  # commands the session always advertises
         self.sent: list[dict[str, Any]] = []  # list the client has (empty until told otherwise)
-        self.request = request  # pending setup request while state is _SETUP
+        self.request: _Request | None = None  # pending setup request while state is _SETUP
+        self.restore: list[dict[str, Any]] | None = None  # what the client had, while an open session reloads
+        self._key: tuple[Any, Any, int] | None = None  # (own, always, version) _wire was rendered for
+        self._wire: list[dict[str, Any]] = []
 
 
 class CommandAdvertiser:
@@ -87,10 +101,13 @@ class CommandAdvertiser:
     Promises:
 
     * Every list is a complete replacement; ``[]`` clears. ``null`` is never sent.
+    * A session advertises its own list followed by its ``always`` commands
+      (see :meth:`attach`), so no command of either is lost.
     * Nothing for a session goes out before its setup response (``session/new``,
       ``load``, ``resume``, ``fork``); lists published earlier are held and only
       the latest is sent, right after the response.
-    * Nothing is sent for a session whose setup failed.
+    * Nothing is sent for a session whose setup failed; a failed load or resume
+      of an open session leaves it open.
     * Identical consecutive lists are sent once.
     * After a successful ``session/close`` (or :meth:`forget`) the session's state
       is dropped and later publishes for it are ignored.
@@ -122,17 +139,22 @@ class CommandAdvertiser:
         self.v1_followup = v1_followup
         self._max_held = max(1, max_held)
         self._max_closed = max(0, remember_closed)
-        self._max_requests = 4096
         self._version = 1  # SDK 0.12.x speaks v1; replaced by the initialize result
+        self._version_known = False  # an initialize result was seen
         self._conn: Any = None
-        self._send_notification: Any = None
+        self._inner: Any = None  # the JSON-RPC Connection that sends
+        self._send_notification: Any = None  # its send_notification, unwrapped
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: int | None = None
+        # Setup, close and initialize requests in flight, by JSON-RPC id. Not
+        # bounded: each is a request the SDK is still handling, and its
+        # response (always observed) removes it.
         self._requests: dict[Any, _Request] = {}
         self._sessions: dict[str, _Session] = {}
-        self._held: dict[str, list[dict[str, Any]]] = {}  # unknown sessions, oldest first
+        self._held: dict[str, _Session] = {}  # unknown sessions, oldest first
         self._closed: dict[str, None] = {}  # ordered set, oldest first
         self._dirty: dict[str, None] = {}  # ordered set of open sessions to send
+        self._inflight: str | None = None  # session whose list is being sent
         self._busy = False  # a drain is running or scheduled
         self._idle: asyncio.Future[None] | None = None  # resolved when the drain ends
         self._task: asyncio.Task[None] | None = None
@@ -143,27 +165,42 @@ class CommandAdvertiser:
     # ------------------------------------------------------------------ wiring
 
     def bind(self, conn: Any) -> CommandAdvertiser:
-        """Bind to the connection commands are sent on; call it from ``on_connect``.
+        """Bind to the agent's connection; call it from ``on_connect`` or at the top of ``initialize``.
 
-        ``conn`` is the ``AgentSideConnection`` the SDK passes to
-        ``Agent.on_connect`` (or a low-level ``acp.connection.Connection``).
-        Registers :attr:`observer` on it unless it is there already, so passing
-        ``observers=[advertiser.observer]`` to ``run_agent`` is optional. One
-        advertiser serves one connection. Returns ``self``.
+        ``conn`` is the ``AgentSideConnection`` (SDK 0.4-0.12, or a fork built
+        the same way) or its low-level ``acp.connection.Connection``. Registers
+        :attr:`observer` on it unless it is there already (so passing
+        ``observers=[advertiser.observer]`` is optional) and routes every
+        ``available_commands_update`` sent on the connection, by any code,
+        through the advertiser. Binding the same connection again does nothing;
+        one advertiser serves one connection. Returns ``self``.
+
+        Raises:
+            TypeError: ``conn`` is the client side of a connection, or not a
+                connection the advertiser can send and observe through.
+            RuntimeError: the advertiser is bound to another connection, or the
+                connection already has another advertiser.
         """
-        if self._conn is not None and self._conn is not conn:
+        inner = _inner_connection(conn)
+        if self._inner is not None:
+            if self._inner is inner:
+                return self
             raise RuntimeError("CommandAdvertiser is already bound to another connection")
-        # AgentSideConnection has no public raw send; its Connection (``_conn``)
-        # does. Raw sends are needed: the SDK models drop v2 ``type`` fields.
-        inner = conn if callable(getattr(conn, "add_observer", None)) else getattr(conn, "_conn", None)
-        send = getattr(inner, "send_notification", None)
-        if inner is None or not callable(send):
-            raise TypeError(f"cannot send notifications through {type(conn).__name__}")
+        current = inner.send_notification
+        owner = getattr(current, "_acp_migrate_advertiser", None)
+        if owner is not None:
+            raise RuntimeError("this connection already has a CommandAdvertiser: use one per connection")
         self._conn = conn
-        self._send_notification = send
+        self._inner = inner
+        # Raw sends are needed: the SDK models drop v2 input ``type`` fields.
+        self._send_notification = current
+        inner.send_notification = self._make_interceptor(current)
         observers = getattr(inner, "_observers", None)
         if not (isinstance(observers, list) and self.observer in observers):
-            inner.add_observer(self.observer)
+            if callable(getattr(inner, "add_observer", None)):
+                inner.add_observer(self.observer)
+            else:  # a fork without add_observer keeps the same list
+                observers.append(self.observer)
         try:
             self._set_loop(asyncio.get_running_loop())
         except RuntimeError:
@@ -178,67 +215,88 @@ class CommandAdvertiser:
     # ------------------------------------------------------------------ API
 
     def attach(
-        self, response: Any, session_id: str | None = None, commands: Iterable[Any] | None = None
+        self,
+        response: Any,
+        session_id: str | None = None,
+        commands: Iterable[Any] | None = None,
+        *,
+        always: Iterable[Any] | None = None,
     ) -> Any:
-        """Record ``commands`` for a session being set up; return the response to send.
+        """Record a session's commands in its setup handler; return the response to send.
 
         Call it in a ``new_session``/``load_session``/``resume_session``/
         ``fork_session`` handler and return what it returns. ``session_id`` may be
         left out when the response names the session (new and fork results); load
-        and resume results do not, so pass the request's id. For new, resume and
-        fork on a v2 peer (or with ``v1_followup=False``) a non-empty list is
-        added as ``availableCommands``: an SDK response model comes back as an
-        instance of a subclass with that field (``isinstance`` still holds), a
-        dict as a new dict. Otherwise the response is returned unchanged and the
-        list follows in a notification right after the response. ``None`` is
+        and resume results do not, so pass the request's id.
+
+        ``commands`` becomes the session's own list (as :meth:`publish` does;
+        ``None`` leaves it as it is). ``always`` are commands the session always
+        advertises, after its own list (``None`` leaves them as they are; a later
+        ``attach`` for the session replaces them).
+
+        For new, resume and fork on a v2 peer (or with ``v1_followup=False``) a
+        non-empty list is added as ``availableCommands``: an SDK response model
+        comes back as an instance of a subclass with that field (``isinstance``
+        still holds), a dict as a new dict. Otherwise the response is returned
+        as it is (minus a ``null`` or empty ``availableCommands``) and the list
+        follows in a notification right after the response. ``None`` is
         accepted for ``load_session``.
         """
+        self._require_bound("attach")
         if session_id is None:
             session_id = _session_id_of(response)
-        wire = self._wire(coerce_commands(commands))
-        if self._apply(session_id, wire) and not self._busy:
+        own = _KEEP if commands is None else coerce_commands(commands)
+        kept = None if always is None else coerce_commands(always)
+        if self._set(session_id, own, kept) and not self._busy:
             self._kick()  # attach on an already open session acts like publish
-        if not wire or not self._field_allowed(self._is_load(response)):
-            return response
-        return _with_commands(response, wire)
+        session = self._sessions.get(session_id) or self._held.get(session_id)
+        if session is not None:
+            wire = self._advertised(session)
+        else:  # a closed session: ignored, but the response still says what was asked
+            wire = _merged(() if own is _KEEP else own, kept or (), self._version)
+        if wire and self._field_allowed(self._is_load(response)):
+            return _with_commands(response, wire)
+        return _without_null(response)
 
     async def publish(self, session_id: str, commands: Iterable[Any] | None) -> None:
-        """Make ``commands`` the session's complete list (``[]`` or ``None`` clears).
+        """Make ``commands`` the session's own list (``[]`` or ``None`` clears it).
 
-        Sent at once if the session is open and the list changed; held (only the
-        latest kept) while the session's setup response has not gone out;
-        ignored for a closed session. Returns once this list (or a newer one
-        published meanwhile, which replaces it) is handed to the transport.
-        ``commands`` may hold :class:`Command`, wire dicts, or SDK
-        ``AvailableCommand`` models; invalid items raise.
+        The session advertises that list followed by its ``always`` commands.
+        Sent at once if the session is open and what it advertises changed;
+        held (only the latest kept) while the session's setup response has not
+        gone out; ignored for a closed session. Returns once this list (or a
+        newer one published meanwhile, which replaces it) is handed to the
+        transport, or at once when it is held or ignored. ``commands`` may hold
+        :class:`Command`, wire dicts, or SDK ``AvailableCommand`` models;
+        invalid items raise.
         """
-        if not self._apply(session_id, self._wire(coerce_commands(commands))):
-            return
-        if self._busy:
-            # The running drain picks this list up before it goes idle.
-            await asyncio.shield(self._idle_future())
-            return
-        self._busy = True
-        try:
-            await self._drain()
-        finally:
-            self._end_busy()
+        self._require_bound("publish")
+        if self._set(session_id, coerce_commands(commands)):
+            await self._flush()
 
     async def clear(self, session_id: str) -> None:
-        """Advertise no commands: same as ``publish(session_id, [])``."""
+        """Clear the session's own list: same as ``publish(session_id, [])``."""
         await self.publish(session_id, ())
 
     def publish_threadsafe(self, session_id: str, commands: Iterable[Any] | None) -> concurrent.futures.Future[None]:
         """:meth:`publish` from any thread; returns a future for its completion.
 
         Commands are validated in the calling thread. Calls are applied in the
-        order they are made. Do not wait on the future from the loop's own thread.
+        order they are made, also relative to :meth:`publish` calls on the
+        loop's own thread (there it applies at once). Do not wait on the future
+        from the loop's own thread.
         """
+        self._require_bound("publish_threadsafe")
         loop = self._loop
         if loop is None:
             raise RuntimeError("CommandAdvertiser is not bound to a running connection yet")
         coerced = coerce_commands(commands)
-        return asyncio.run_coroutine_threadsafe(self.publish(session_id, coerced), loop)
+        future: concurrent.futures.Future[None] = concurrent.futures.Future()
+        if self._thread == threading.get_ident():
+            self._publish_now(session_id, coerced, future)
+        else:
+            loop.call_soon_threadsafe(self._publish_now, session_id, coerced, future)
+        return future
 
     def forget(self, session_id: str) -> None:
         """Drop a session as if it were closed; later publishes for it are ignored.
@@ -261,18 +319,49 @@ class CommandAdvertiser:
             "closed_remembered": len(self._closed),
         }
 
+    # ------------------------------------------------------------------ interception
+
+    def _make_interceptor(self, send: Any) -> Any:
+        set_list = self._set
+        flush = self._flush
+
+        async def send_notification(method: str, params: Any = None) -> None:
+            # Every notification on the connection comes here; only commands
+            # updates are taken, everything else goes straight through.
+            if method == "session/update" and isinstance(params, dict):
+                update = params.get("update")
+                if isinstance(update, dict) and update.get("sessionUpdate") == "available_commands_update":
+                    session_id = params.get("sessionId")
+                    if isinstance(session_id, str):
+                        own = tuple(parse_commands(update.get("availableCommands")))
+                        if set_list(session_id, own):
+                            await flush()
+                        return None
+            return await send(method, params)
+
+        send_notification._acp_migrate_advertiser = self  # type: ignore[attr-defined]
+        send_notification.__wrapped__ = send  # type: ignore[attr-defined]
+        return send_notification
+
     # ------------------------------------------------------------------ observer
 
     def _observe(self, event: Any) -> None:
         """Stream observer: pass it in ``observers=[...]`` or let :meth:`bind` add it."""
         message = event.message
         if event.direction == "outgoing":
-            # Only responses to requests we track matter.
-            if not self._requests or "method" in message:
-                return
-            request = self._requests.pop(message.get("id"), None)
-            if request is not None:
-                self._on_response(request, message)
+            if "method" in message:
+                return  # only responses matter
+            if self._requests:
+                request = self._requests.pop(message.get("id"), None)
+                if request is not None:
+                    self._on_response(request, message)
+                    return
+            if not self._version_known:
+                # Bound inside the initialize handler: its request went by
+                # unseen, its result (the only one with protocolVersion) does not.
+                result = message.get("result")
+                if isinstance(result, dict) and "protocolVersion" in result:
+                    self._learn_version(result)
             return
         if self._loop is None:
             self._set_loop(asyncio.get_running_loop())
@@ -289,30 +378,35 @@ class CommandAdvertiser:
         request = _Request(kind, session_id)
         request_id = message["id"]
         self._requests[request_id] = request
-        if len(self._requests) > self._max_requests:  # only if responses never come
-            self._forget_request(self._requests.pop(next(iter(self._requests))))
         if kind in _SETUP_KINDS:
             _CURRENT_REQUEST.set((self, request_id))
             if session_id is not None:  # load/resume: re-advertise after the response
                 self._closed.pop(session_id, None)
                 session = self._sessions.get(session_id)
                 if session is None:
-                    session = _Session(_SETUP, self._held.pop(session_id, None), request)
+                    session = self._held.pop(session_id, None) or _Session()
                     self._sessions[session_id] = session
-                else:
-                    session.state, session.sent, session.request = _SETUP, [], request
+                elif session.state == _OPEN:
+                    # Kept open if this request fails: what the client has now.
+                    session.restore, session.state, session.sent = session.sent, _SETUP, []
+                session.request = request
                 request.linked.append(session_id)
         elif _CURRENT_REQUEST.get() is not None:
             _CURRENT_REQUEST.set(None)
+
+    def _learn_version(self, result: dict[str, Any]) -> None:
+        version = result.get("protocolVersion")
+        if isinstance(version, int) and not isinstance(version, bool):
+            self._version = version
+        self._version_known = True
 
     def _on_response(self, request: _Request, message: dict[str, Any]) -> None:
         kind = request.kind
         result = message.get("result")
         ok = "error" not in message
         if kind == _INIT:
-            version = result.get("protocolVersion") if ok and isinstance(result, dict) else None
-            if isinstance(version, int) and not isinstance(version, bool):
-                self._version = version
+            if ok and isinstance(result, dict):
+                self._learn_version(result)
             return
         if kind == _CLOSE:
             if ok and request.session_id is not None:
@@ -324,32 +418,49 @@ class CommandAdvertiser:
             if not isinstance(session_id, str):
                 session_id = None
         # Setup failed (or named another session): nothing is ever sent for these.
-        self._forget_request(request, keep=session_id if ok else None)
+        self._settle_request(request, keep=session_id if ok else None)
         if not ok or session_id is None:
             return
         self._closed.pop(session_id, None)
         session = self._sessions.get(session_id)
         if session is None:
-            session = _Session(_SETUP, self._held.pop(session_id, None), None)
+            session = self._held.pop(session_id, None) or _Session()
             self._sessions[session_id] = session
-        session.state, session.request = _OPEN, None
+        session.state, session.request, session.restore = _OPEN, None, None
         # What the client got in the result is what it has now.
         field = result.get("availableCommands") if isinstance(result, dict) else None
         session.sent = field if isinstance(field, list) and self._field_allowed(kind == _LOAD) else []
-        if session.latest is None:
-            session.latest = session.sent
-        elif session.latest != session.sent:
-            self._dirty[session_id] = None
-            if not self._busy:
-                self._kick()
+        if session.own is None and session.sent and session.sent != self._advertised(session):
+            # A list the handler put in the result itself counts as the session's own.
+            session.own = tuple(parse_commands(session.sent))
+        self._queue(session_id, session)
 
     # ------------------------------------------------------------------ internals
 
-    def _forget_request(self, request: _Request, keep: str | None = None) -> None:
+    def _require_bound(self, name: str) -> None:
+        if self._inner is None:
+            raise RuntimeError(
+                f"CommandAdvertiser.{name}() called before bind(conn): bind the advertiser to the "
+                "agent's connection first (in on_connect, or at the top of initialize)"
+            )
+
+    def _settle_request(self, request: _Request, keep: str | None) -> None:
         for linked in request.linked:
             session = self._sessions.get(linked)
-            if linked != keep and session is not None and session.request is request:
-                del self._sessions[linked]
+            if linked == keep or session is None or session.request is not request:
+                continue
+            if session.restore is None:
+                del self._sessions[linked]  # never opened: its lists go with it
+                continue
+            # A failed load/resume of an open session: it stays open.
+            session.state, session.sent, session.restore, session.request = _OPEN, session.restore, None, None
+            self._queue(linked, session)
+
+    def _queue(self, session_id: str, session: _Session) -> None:
+        if self._advertised(session) != session.sent:
+            self._dirty[session_id] = None
+            if not self._busy:
+                self._kick()
 
     def _set_loop(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
@@ -368,47 +479,82 @@ class CommandAdvertiser:
                 return request.kind == _LOAD
         try:
             from acp.schema import LoadSessionResponse
-        except ImportError:  # pragma: no cover - the SDK is how responses are made
+        except ImportError:  # SDK 0.4-0.6 have none (their load returns None)
             return False
         return isinstance(response, LoadSessionResponse)
 
-    def _wire(self, commands: tuple[Command, ...]) -> list[dict[str, Any]]:
+    def _advertised(self, session: _Session) -> list[dict[str, Any]]:
+        """The session's list on the wire: its own list, then its always commands."""
+        key = session._key
         version = self._version
-        return [command.wire_ref(version) for command in commands]
+        if key is not None and key[0] is session.own and key[1] is session.always and key[2] == version:
+            return session._wire
+        wire = _merged(session.own or (), session.always, version)
+        session._key, session._wire = (session.own, session.always, version), wire
+        return wire
 
-    def _apply(self, session_id: str, wire: list[dict[str, Any]]) -> bool:
-        """Record the latest list; True if the session now needs a send."""
+    def _set(self, session_id: str, own: Any = _KEEP, always: tuple[Command, ...] | None = None) -> bool:
+        """Record a session's lists; True if it is open and now needs a send."""
         session = self._sessions.get(session_id)
-        if session is not None:
-            if session.state == _OPEN:
-                if wire == session.latest:
-                    return False
-                session.latest = wire
-                if wire == session.sent:
-                    return False  # back to what the client has; a queued send is skipped
-                self._dirty[session_id] = None
-                return True
-            session.latest = wire  # held until the setup response is out
-            return False
+        if session is None:
+            session = self._unknown(session_id)
+            if session is None:
+                return False  # closed
+        if own is not _KEEP:
+            session.own = own
+        if always is not None:
+            session.always = always
+        if session.state != _OPEN:
+            return False  # held until the setup response is out
+        if self._inflight != session_id and self._advertised(session) == session.sent:
+            return False  # what the client has; a queued send is skipped
+        self._dirty[session_id] = None
+        return True
+
+    def _unknown(self, session_id: str) -> _Session | None:
         current = _CURRENT_REQUEST.get()
         if current is not None and current[0] is self:
             request = self._requests.get(current[1])
             if request is not None and request.kind in _SETUP_KINDS:
                 # A setup handler (or a task it started) names a new session.
-                self._held.pop(session_id, None)
+                session = self._held.pop(session_id, None) or _Session()
                 self._closed.pop(session_id, None)
-                self._sessions[session_id] = _Session(_SETUP, wire, request)
+                session.request = request
+                self._sessions[session_id] = session
                 request.linked.append(session_id)
-                return False
+                return session
         if session_id in self._closed:
-            return False  # late publish for a closed session
+            return None  # late publish for a closed session
         # Unknown session (e.g. a thread publishing before the handler attached):
         # hold it in a bounded table until a setup response names it.
-        self._held.pop(session_id, None)
-        self._held[session_id] = wire
+        session = self._held.pop(session_id, None) or _Session()
+        self._held[session_id] = session
         if len(self._held) > self._max_held:
             del self._held[next(iter(self._held))]
-        return False
+        return session
+
+    def _publish_now(self, session_id: str, commands: tuple[Command, ...], future: concurrent.futures.Future[None]) -> None:
+        if not future.set_running_or_notify_cancel():
+            return
+        try:
+            needs_send = self._set(session_id, commands)
+        except BaseException as exc:  # pragma: no cover - _set does not raise on valid input
+            future.set_exception(exc)
+            return
+        if not needs_send:
+            future.set_result(None)
+            return
+        task = self._loop.create_task(self._flush())  # type: ignore[union-attr]
+
+        def done(task: asyncio.Task[None]) -> None:
+            if task.cancelled():
+                future.cancel()
+            elif task.exception() is not None:
+                future.set_exception(task.exception())  # type: ignore[arg-type]
+            else:
+                future.set_result(None)
+
+        task.add_done_callback(done)
 
     def _drop(self, session_id: str, remember: bool) -> None:
         self._sessions.pop(session_id, None)
@@ -419,6 +565,18 @@ class CommandAdvertiser:
             self._closed[session_id] = None
             if len(self._closed) > self._max_closed:
                 del self._closed[next(iter(self._closed))]
+
+    async def _flush(self) -> None:
+        """Return once every queued list, this caller's included, is handed off."""
+        if self._busy:
+            # The running drain picks the new list up before it goes idle.
+            await asyncio.shield(self._idle_future())
+            return
+        self._busy = True
+        try:
+            await self._drain()
+        finally:
+            self._end_busy()
 
     def _idle_future(self) -> asyncio.Future[None]:
         if self._idle is None:
@@ -456,31 +614,80 @@ class CommandAdvertiser:
     async def _drain(self) -> None:
         # The only place that sends, and only one runs at a time, so sends keep
         # the order of publishes whatever the transport does inside send.
+        send = self._send_notification
         while self._dirty:
             session_id = next(iter(self._dirty))
             del self._dirty[session_id]
             session = self._sessions.get(session_id)
-            if session is None or session.state != _OPEN or session.latest is None:
+            if session is None or session.state != _OPEN:
                 continue
-            wire = session.latest
+            wire = self._advertised(session)
             if wire == session.sent:
                 continue
-            session.sent = wire
-            send = self._send_notification
-            if send is None:
-                logger.error("CommandAdvertiser.bind(conn) was never called; commands not sent")
-                self._dirty.clear()
-                return
             params = {
                 "sessionId": session_id,
                 "update": {"sessionUpdate": "available_commands_update", "availableCommands": _fresh(wire)},
             }
+            self._inflight = session_id
             try:
                 await send("session/update", params)
             except (ConnectionError, RuntimeError) as exc:
+                # Not recorded as sent: the same list published again is sent again.
                 logger.debug("available_commands_update not sent: %s", exc)
                 self._dirty.clear()
                 return
+            finally:
+                self._inflight = None
+            if self._sessions.get(session_id) is session:
+                if session.state == _OPEN:
+                    session.sent = wire
+                elif session.restore is not None:  # a reload began meanwhile
+                    session.restore = wire
+
+
+def _inner_connection(conn: Any) -> Any:
+    """The JSON-RPC connection under ``conn`` that sends and is observed."""
+
+    def has(obj: Any, names: tuple[str, ...]) -> bool:
+        return any(callable(getattr(obj, name, None)) for name in names)
+
+    def raw(obj: Any) -> bool:
+        return callable(getattr(obj, "send_notification", None)) and (
+            callable(getattr(obj, "add_observer", None)) or isinstance(getattr(obj, "_observers", None), list)
+        )
+
+    agent_side = has(conn, _AGENT_SIDE)
+    name = type(conn).__name__
+    if not agent_side and has(conn, _CLIENT_SIDE):
+        raise TypeError(
+            f"cannot bind {name}: it is the client side of a connection. Bind the agent side: the "
+            "AgentSideConnection the SDK passes to Agent.on_connect (or to the agent factory)"
+        )
+    if raw(conn):
+        return conn
+    inner = getattr(conn, "_conn", None)
+    if agent_side and raw(inner):
+        return inner
+    if agent_side and inner is None:
+        raise TypeError(
+            f"cannot bind {name} yet: it has no connection (SDK 0.4-0.6 call the agent factory before "
+            "creating it). Bind at the top of initialize instead"
+        )
+    raise TypeError(
+        f"cannot bind {name}: expected an ACP AgentSideConnection (SDK 0.4-0.12 or a fork built the same "
+        "way) or its acp.connection.Connection (send_notification plus add_observer or an _observers list)"
+    )
+
+
+def _merged(own: tuple[Command, ...], always: tuple[Command, ...], version: int) -> list[dict[str, Any]]:
+    """``own`` then ``always``, de-duplicated by name (first occurrence wins)."""
+    seen: set[str] = set()
+    wire = []
+    for command in (*own, *always):
+        if command.name not in seen:
+            seen.add(command.name)
+            wire.append(command.wire_ref(version))
+    return wire
 
 
 def _fresh(wire: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -494,11 +701,27 @@ def _session_id_of(response: Any) -> str:
         session_id = response.get("sessionId", response.get("session_id"))
     else:
         session_id = getattr(response, "session_id", None)
+        if session_id is None:
+            session_id = getattr(response, "sessionId", None)  # SDK 0.4-0.6 models
     if not isinstance(session_id, str):
-        raise TypeError(
-            f"{type(response).__name__} names no session: pass session_id= to attach()"
-        )
+        raise TypeError(f"{type(response).__name__} names no session: pass session_id= to attach()")
     return session_id
+
+
+def _without_null(response: Any) -> Any:
+    """``response`` without a ``null`` (or empty, or non-list) ``availableCommands``."""
+    if isinstance(response, dict):
+        if "availableCommands" in response and not _non_empty_list(response["availableCommands"]):
+            return {k: v for k, v in response.items() if k != "availableCommands"}
+        return response
+    value = getattr(response, "available_commands", _KEEP)
+    if value is not _KEEP and not _non_empty_list(value):
+        return _with_commands(response, [])  # a subclass that leaves the field out
+    return response
+
+
+def _non_empty_list(value: Any) -> bool:
+    return isinstance(value, list) and len(value) > 0
 
 
 def _with_commands(response: Any, wire: list[dict[str, Any]]) -> Any:
@@ -516,22 +739,27 @@ def _with_commands(response: Any, wire: list[dict[str, Any]]) -> Any:
 
 def _response_type(base: type) -> type:
     """``base`` plus an aliased ``availableCommands`` field left out when empty."""
+    if base in _OWN_TYPES:
+        return base
     cls = _RESPONSE_TYPES.get(base)
     if cls is not None:
         return cls
-    if "available_commands" in getattr(base, "model_fields", {}):
-        _RESPONSE_TYPES[base] = base  # already has it (a future SDK, or ours)
-        return base
     from pydantic import Field, model_serializer
 
     def _omit_empty(self: Any, handler: Any) -> Any:
         data = handler(self)
         if isinstance(data, dict):
-            for key in ("availableCommands", "available_commands"):
-                if key in data and not data[key]:
-                    del data[key]  # never null, never an empty list in a setup result
+            # Never null, never an empty list in a setup result, and always the
+            # wire name (SDK 0.4 dumps results without by_alias).
+            for key in ("available_commands", "availableCommands"):
+                if key in data:
+                    value = data.pop(key)
+                    if value:
+                        data["availableCommands"] = value
         return data
 
+    # Overrides the field when a newer SDK (or a fork) already has one, so the
+    # serializer above decides what goes out.
     namespace = {
         "__module__": __name__,
         "__doc__": f"{base.__name__} with the ``availableCommands`` setup field.",
@@ -541,4 +769,5 @@ def _response_type(base: type) -> type:
     }
     cls = type(base.__name__, (base,), namespace)
     _RESPONSE_TYPES[base] = cls
+    _OWN_TYPES.add(cls)
     return cls

@@ -42,8 +42,12 @@ def harness(aio: LoopThread, subprocess_agents: Any) -> Any:
 
     def make(transport: str, version: int = 1, **agent_kwargs: Any) -> Harness:
         if transport == "subprocess":
-            assert not agent_kwargs, "the shared subprocess agent uses defaults"
-            return subprocess_agents(version)
+            if not agent_kwargs:
+                return subprocess_agents(version)  # shared, with defaults
+            assert set(agent_kwargs) == {"bind"}, "a subprocess agent takes only bind="
+            h = aio.run(open_subprocess(version, args=(f"--bind={agent_kwargs['bind']}",)))
+            opened.append(h)
+            return h
         opener = open_memory if transport == "memory" else open_socket
         h = aio.run(opener(version, **agent_kwargs))
         opened.append(h)

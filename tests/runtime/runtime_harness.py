@@ -67,6 +67,7 @@ class Harness:
         self.agent: ShimTestAgent | None = None  # None when out of process
         self._close: Callable[[], Awaitable[None]] | None = None
         self.version = 1
+        self.transport: Any = None  # FlakyTransport when asked for
 
     def observe(self, event: Any) -> None:
         message = event.message
@@ -127,10 +128,34 @@ class Harness:
             await self._close()
 
 
-async def open_memory(version: int, **agent_kwargs: Any) -> Harness:
+class FlakyTransport:
+    """Wraps a transport; ``fail_updates`` makes that many ``session/update`` sends raise."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.fail_updates = 0
+
+    async def send(self, message: dict[str, Any]) -> None:
+        if self.fail_updates and message.get("method") == "session/update":
+            self.fail_updates -= 1
+            raise ConnectionError("transport refused the update (test)")
+        await self.inner.send(message)
+
+    async def receive(self) -> dict[str, Any] | None:
+        return await self.inner.receive()
+
+    async def close(self) -> None:
+        await self.inner.close()
+
+
+async def open_memory(
+    version: int, *, initialize: bool = True, flaky: bool = False, agent: Any = None, **agent_kwargs: Any
+) -> Harness:
     h = Harness("memory")
     agent_end, client_end = memory_transport_pair()
-    h.agent = ShimTestAgent(**agent_kwargs)
+    if flaky:
+        agent_end = h.transport = FlakyTransport(agent_end)
+    h.agent = agent if agent is not None else ShimTestAgent(**agent_kwargs)
     task = asyncio.create_task(run_agent(h.agent, agent_end, use_unstable_protocol=True, observers=[h.observe_agent]))
     h.conn = ClientSideConnection(RecordingClient(), client_end, observers=[h.observe], use_unstable_protocol=True)
 
@@ -139,7 +164,8 @@ async def open_memory(version: int, **agent_kwargs: Any) -> Harness:
         await asyncio.wait_for(task, 5)
 
     h._close = close
-    await h.initialize(version)
+    if initialize:
+        await h.initialize(version)
     return h
 
 
@@ -168,13 +194,16 @@ async def open_socket(version: int, **agent_kwargs: Any) -> Harness:
     return h
 
 
-async def open_subprocess(version: int, script: Path = HERE / "shim_test_agent.py") -> Harness:
+async def open_subprocess(
+    version: int, script: Path = HERE / "shim_test_agent.py", args: tuple[str, ...] = ()
+) -> Harness:
     h = Harness("subprocess")
     stderr = tempfile.TemporaryFile()
     cm = spawn_agent_process(
         lambda _agent: RecordingClient(),
         sys.executable,
         str(script),
+        *args,
         env={"PYTHONPATH": str(REPO)},
         transport_kwargs={"stderr": stderr, "shutdown_timeout": 2.0},
         observers=[h.observe],

@@ -7,12 +7,20 @@ serve every scenario:
 * ``mode="shim"`` (default): uses CommandAdvertiser; awaits before returning.
   ``early``/``late``: lists published before/after ``attach`` (both before the
   response); ``commands``: the attached list; ``fail``: raise after all that;
-  ``thread``: a plain thread publishes this list before the handler returns.
-* ``mode="naive_await"``: ``await conn.session_update(...)`` inside the handler.
-* ``mode="naive_task"``: ``create_task(conn.session_update(...))`` then an await.
+  ``thread``: a plain thread publishes this list before the handler returns;
+  ``gate``: wait for ``agent.gate`` (in-process tests) before attaching;
+  ``attach=False``: no attach; ``null_field``: the response is a dict carrying ``"availableCommands": null``.
+* ``mode="naive_await"``: another object (``command_source.CommandSource``) does
+  ``await conn.session_update(...)`` inside the handler.
+* ``mode="naive_task"``: the same from a task it creates, then the handler awaits.
+  In both, ``always`` makes the handler return ``attach(response, always=...)``.
+
+``ShimTestAgent(bind=...)`` binds the advertiser in ``on_connect`` (default), at
+the top of ``initialize``, or not at all (``"none"``, the negative controls);
+as a script: ``--bind=initialize`` or ``--bind=none``.
 
 Extension methods (``conn.ext_method(name, params)``) drive the advertiser:
-``publish``, ``publish_each``, ``publish_seq``, ``threads``, ``forget``, ``stats``.
+``publish``, ``publish_each``, ``publish_seq``, ``threads``, ``source_send``, ``forget``, ``stats``.
 
 Run as ``python tests/runtime/shim_test_agent.py`` to serve ACP on stdio.
 """
@@ -30,7 +38,6 @@ if __name__ == "__main__":  # make the repo importable when run as a script
 
 from acp import RequestError, run_agent
 from acp.schema import (
-    AvailableCommandsUpdate,
     CloseSessionResponse,
     ForkSessionResponse,
     InitializeResponse,
@@ -42,6 +49,8 @@ from acp.schema import (
 
 from acp_migrate.runtime import CommandAdvertiser
 
+from command_source import CommandSource
+
 DEFAULT_COMMANDS = [
     {"name": "web", "description": "Search the web", "input": {"type": "text", "hint": "query"}},
     {"name": "test", "description": "Run the tests"},
@@ -49,16 +58,29 @@ DEFAULT_COMMANDS = [
 
 
 class ShimTestAgent:
-    def __init__(self, **advertiser_kwargs: Any) -> None:
+    def __init__(self, *, bind: str = "on_connect", **advertiser_kwargs: Any) -> None:
+        assert bind in ("on_connect", "initialize", "none"), bind
+        self.bind = bind
         self.commands = CommandAdvertiser(**advertiser_kwargs)
         self.conn: Any = None
+        self.source: CommandSource | None = None
         self._next = 0
+        self.gate = asyncio.Event()  # opened by in-process tests
+        self.gated = 0  # handlers waiting at the gate
+        self.gate_target = 0
+        self.all_gated = asyncio.Event()  # set once gate_target handlers wait
+        self.connected = asyncio.Event()  # on_connect ran
 
     def on_connect(self, conn: Any) -> None:
         self.conn = conn
-        self.commands.bind(conn)
+        self.source = CommandSource(conn)
+        if self.bind == "on_connect":
+            self.commands.bind(conn)
+        self.connected.set()
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        if self.bind == "initialize":
+            self.commands.bind(self.conn)  # late: this request went by unobserved
         # Speaks v1 and v2: echo what the client asks for, capped at 2.
         return InitializeResponse(protocol_version=min(protocol_version, 2))
 
@@ -92,13 +114,23 @@ class ShimTestAgent:
     async def _setup(self, sid: str, response: Any, kw: dict[str, Any]) -> Any:
         mode = kw.get("mode", "shim")
         commands = kw.get("commands", DEFAULT_COMMANDS)
-        if mode == "naive_await":
-            await self.conn.session_update(sid, _sdk_update(commands))
+        if mode in ("naive_await", "naive_task"):
+            assert self.source is not None
+            if mode == "naive_await":
+                await self.source.send(sid, commands)
+            else:
+                self.source.send_soon(sid, commands)
+                await asyncio.sleep(0)
+            if "always" in kw:
+                response = self.commands.attach(response, sid, always=kw["always"])
             return response
-        if mode == "naive_task":
-            asyncio.get_running_loop().create_task(self.conn.session_update(sid, _sdk_update(commands)))
-            await asyncio.sleep(0)
-            return response
+        if kw.get("null_field"):
+            response = {**response.model_dump(by_alias=True, exclude_none=True), "availableCommands": None}
+        if kw.get("gate"):
+            self.gated += 1
+            if self.gated == self.gate_target:
+                self.all_gated.set()
+            await self.gate.wait()
         if "early" in kw:
             await self.commands.publish(sid, kw["early"])
         if "thread" in kw:
@@ -106,8 +138,8 @@ class ShimTestAgent:
         # Handlers that await before returning are the case that breaks naive code.
         await asyncio.sleep(0)
         await asyncio.sleep(0.0005)
-        if "commands" in kw or "thread" not in kw:
-            response = self.commands.attach(response, sid, commands)
+        if kw.get("attach", True) and ("commands" in kw or "thread" not in kw):
+            response = self.commands.attach(response, sid, commands, always=kw.get("always"))
         if "late" in kw:
             await self.commands.publish(sid, kw["late"])
         await asyncio.sleep(0)
@@ -127,6 +159,9 @@ class ShimTestAgent:
                 await self.commands.publish(sid, commands)
         elif method == "threads":
             return {"order": await asyncio.to_thread(_thread_storm, self.commands, sid, params)}
+        elif method == "source_send":  # another object sends a list on an open session
+            assert self.source is not None
+            await self.source.send(sid, params["commands"])
         elif method == "forget":
             self.commands.forget(sid)
         elif method == "stats":
@@ -134,10 +169,6 @@ class ShimTestAgent:
         else:
             raise RequestError.method_not_found(method)
         return {}
-
-
-def _sdk_update(commands: list[dict[str, Any]]) -> AvailableCommandsUpdate:
-    return AvailableCommandsUpdate(session_update="available_commands_update", available_commands=commands)
 
 
 def _publish_from_thread(adv: CommandAdvertiser, sid: str, commands: Any) -> Any:
@@ -177,4 +208,5 @@ def _thread_storm(adv: CommandAdvertiser, sid: str, params: dict[str, Any]) -> l
 
 
 if __name__ == "__main__":
-    asyncio.run(run_agent(ShimTestAgent(), use_unstable_protocol=True))
+    bind = next((arg.split("=", 1)[1] for arg in sys.argv[1:] if arg.startswith("--bind=")), "on_connect")
+    asyncio.run(run_agent(ShimTestAgent(bind=bind), use_unstable_protocol=True))

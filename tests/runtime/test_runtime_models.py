@@ -19,6 +19,7 @@ from acp.schema import (
     SessionModeState,
     UnstructuredCommandInput,
 )
+from fake_connection import ForkConnection
 from pydantic import ValidationError
 
 from acp_migrate.runtime import (
@@ -34,6 +35,11 @@ from acp_migrate.runtime import (
 
 REPO = Path(__file__).resolve().parents[2]
 SDK_DUMP = {"mode": "json", "by_alias": True, "exclude_none": True, "exclude_unset": True}  # what the SDK sends
+
+
+def bound(**kwargs: object) -> CommandAdvertiser:
+    """An advertiser bound to a connection that never runs (attach needs a bound one)."""
+    return CommandAdvertiser(**kwargs).bind(ForkConnection())
 
 
 def test_import_is_light() -> None:
@@ -136,7 +142,7 @@ def test_commands_in_message() -> None:
 
 
 def test_attach_adds_a_field_that_is_never_null_or_empty() -> None:
-    adv = CommandAdvertiser(v1_followup=False)  # field on v1 too, so no connection is needed
+    adv = bound(v1_followup=False)  # field on v1 too, so nothing needs sending
     modes = SessionModeState(current_mode_id="ask", available_modes=[SessionMode(id="ask", name="Ask")])
     base = NewSessionResponse(session_id="s1", modes=modes)
     response = adv.attach(base, "s1", [Command(name="web", description="Search", input=TextInput(hint="q"))])
@@ -155,7 +161,7 @@ def test_attach_adds_a_field_that_is_never_null_or_empty() -> None:
 
 
 def test_attach_per_response_type() -> None:
-    adv = CommandAdvertiser(v1_followup=False)
+    adv = bound(v1_followup=False)
     cmds = [{"name": "a", "description": "b"}]
     for cls, kwargs in [(ResumeSessionResponse, {}), (ForkSessionResponse, {"session_id": "f"})]:
         response = adv.attach(cls(**kwargs), "x", cmds)
@@ -168,7 +174,7 @@ def test_attach_per_response_type() -> None:
 
 
 def test_attach_on_v1_waits_for_the_followup() -> None:
-    adv = CommandAdvertiser()
+    adv = bound()
     base = NewSessionResponse(session_id="s1")
     assert adv.attach(base, "s1", [{"name": "a", "description": "b"}]) is base
 
@@ -176,9 +182,7 @@ def test_attach_on_v1_waits_for_the_followup() -> None:
 def test_attach_takes_the_session_id_from_new_and_fork_results():
     from acp.schema import ForkSessionResponse, LoadSessionResponse, NewSessionResponse
 
-    from acp_migrate.runtime import CommandAdvertiser
-
-    adv = CommandAdvertiser()
+    adv = bound()
     cmds = [{"name": "web", "description": "Search"}]
     adv.attach(NewSessionResponse(session_id="n1"), commands=cmds)
     adv.attach(ForkSessionResponse(session_id="f1"), commands=cmds)

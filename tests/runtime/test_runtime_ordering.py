@@ -32,7 +32,7 @@ async def do_setup(h: Harness, kind: str, **meta: Any) -> tuple[str, Any]:
     if kind == "new":
         return await h.new(**meta)
     if kind == "fork":
-        source, _ = await h.new()
+        source, _ = await h.new(**{k: v for k, v in meta.items() if k == "mode"})
         response, rid = await h.call("session/fork", conn.fork_session(cwd="/", session_id=source, **meta))
         return response.session_id, rid
     sid = f"{kind}-{uuid.uuid4().hex[:8]}"
@@ -76,8 +76,8 @@ def test_response_precedes_commands(aio: Any, harness: Any, transport: str, vers
 @pytest.mark.parametrize("mode", ["naive_await", "naive_task"])
 @pytest.mark.parametrize("transport", TRANSPORTS)
 def test_naive_patterns_misorder(aio: Any, harness: Any, transport: str, mode: str) -> None:
-    """Negative control: sending from inside the handler beats the response."""
-    h = harness(transport, 1)
+    """Negative control: without a bound advertiser, sending from inside the handler beats the response."""
+    h = harness(transport, 1, bind="none")
 
     async def scenario() -> list[tuple[str, str, Any]]:
         runs = []
@@ -93,3 +93,25 @@ def test_naive_patterns_misorder(aio: Any, harness: Any, transport: str, mode: s
         updates = h.updates(sid)
         assert len(updates) == 1, (kind, sid)
         assert updates[0][0] < index, f"{transport}/{mode}: expected the bug for {kind}"
+
+
+@pytest.mark.parametrize("mode", ["naive_await", "naive_task"])
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_naive_patterns_are_reordered_once_bound(aio: Any, harness: Any, transport: str, mode: str) -> None:
+    """The same handlers on a connection with a bound advertiser: their sends are held and merged."""
+    h = harness(transport, 1)
+
+    async def scenario() -> list[tuple[str, str, Any]]:
+        runs = []
+        for kind in KINDS:
+            for _ in range(REPS // 4):
+                sid, rid = await do_setup(h, kind, mode=mode, commands=LATE, always=EARLY)
+                runs.append((kind, sid, rid))
+        await h.sync()
+        return runs
+
+    for kind, sid, rid in aio.run(scenario()):
+        index, _ = h.response(rid)
+        updates = h.updates(sid)
+        assert [commands for _, commands in updates] == [commands_to_wire(LATE + EARLY, 1)], (kind, sid)
+        assert updates[0][0] > index, f"{transport}/{mode}: update for {sid} ({kind}) before its response"
