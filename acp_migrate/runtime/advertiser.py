@@ -73,7 +73,7 @@ _CLIENT_SIDE = ("new_session", "newSession", "prompt")
 
 
 class _Request:
-    __slots__ = ("kind", "session_id", "linked")
+    __slots__ = ("kind", "linked", "session_id")
 
     def __init__(self, kind: int, session_id: str | None) -> None:
         self.kind = kind
@@ -82,7 +82,7 @@ class _Request:
 
 
 class _Session:
-    __slots__ = ("state", "own", "always", "sent", "request", "restore", "_key", "_wire")
+    __slots__ = ("_key", "_wire", "always", "own", "request", "restore", "sent", "state")
 
     def __init__(self) -> None:
         self.state = _SETUP
@@ -536,12 +536,7 @@ class CommandAdvertiser:
     def _publish_now(self, session_id: str, commands: tuple[Command, ...], future: concurrent.futures.Future[None]) -> None:
         if not future.set_running_or_notify_cancel():
             return
-        try:
-            needs_send = self._set(session_id, commands)
-        except BaseException as exc:  # pragma: no cover - _set does not raise on valid input
-            future.set_exception(exc)
-            return
-        if not needs_send:
+        if not self._set(session_id, commands):
             future.set_result(None)
             return
         task = self._loop.create_task(self._flush())  # type: ignore[union-attr]

@@ -21,9 +21,17 @@ class CommandSource:
         update = AvailableCommandsUpdate(session_update="available_commands_update", available_commands=commands)
         await self.conn.session_update(session_id, update)
 
-    def send_soon(self, session_id: str, commands: list[dict[str, Any]]) -> asyncio.Task[None]:
-        """From a task of its own, as a handler that does not await it would."""
-        task = asyncio.get_running_loop().create_task(self.send(session_id, commands))
+    def send_soon(
+        self, session_id: str, commands: list[dict[str, Any]], after: asyncio.Event | None = None
+    ) -> asyncio.Task[None]:
+        """From a task of its own (started once ``after`` is set), as a handler that does not await it."""
+
+        async def run() -> None:
+            if after is not None:
+                await after.wait()
+            await self.send(session_id, commands)
+
+        task = asyncio.get_running_loop().create_task(run())
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
         return task

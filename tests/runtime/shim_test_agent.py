@@ -13,6 +13,7 @@ serve every scenario:
 * ``mode="naive_await"``: another object (``command_source.CommandSource``) does
   ``await conn.session_update(...)`` inside the handler.
 * ``mode="naive_task"``: the same from a task it creates, then the handler awaits.
+* ``mode="naive_after"``: the same from a task that waits for ``agent.release``.
   In both, ``always`` makes the handler return ``attach(response, always=...)``.
 
 ``ShimTestAgent(bind=...)`` binds the advertiser in ``on_connect`` (default), at
@@ -46,10 +47,9 @@ from acp.schema import (
     PromptResponse,
     ResumeSessionResponse,
 )
+from command_source import CommandSource
 
 from acp_migrate.runtime import CommandAdvertiser
-
-from command_source import CommandSource
 
 DEFAULT_COMMANDS = [
     {"name": "web", "description": "Search the web", "input": {"type": "text", "hint": "query"}},
@@ -70,6 +70,7 @@ class ShimTestAgent:
         self.gate_target = 0
         self.all_gated = asyncio.Event()  # set once gate_target handlers wait
         self.connected = asyncio.Event()  # on_connect ran
+        self.release = asyncio.Event()  # naive_after tasks send once it is set
 
     def on_connect(self, conn: Any) -> None:
         self.conn = conn
@@ -114,13 +115,15 @@ class ShimTestAgent:
     async def _setup(self, sid: str, response: Any, kw: dict[str, Any]) -> Any:
         mode = kw.get("mode", "shim")
         commands = kw.get("commands", DEFAULT_COMMANDS)
-        if mode in ("naive_await", "naive_task"):
+        if mode in ("naive_await", "naive_task", "naive_after"):
             assert self.source is not None
             if mode == "naive_await":
                 await self.source.send(sid, commands)
-            else:
+            elif mode == "naive_task":
                 self.source.send_soon(sid, commands)
                 await asyncio.sleep(0)
+            else:
+                self.source.send_soon(sid, commands, after=self.release)
             if "always" in kw:
                 response = self.commands.attach(response, sid, always=kw["always"])
             return response
