@@ -30,8 +30,14 @@ class ForkConnection:
         self._observers: list[Any] = list(observers or [])
         self.written: list[dict[str, Any]] = []
         self.fail_sends = 0  # that many next writes raise ConnectionError
+        self.hold: Any = None  # an asyncio.Event: writes wait for it while set here
+        self.held_write: Any = None  # an asyncio.Event set once a write waits for ``hold``
 
     async def _write(self, payload: dict[str, Any]) -> None:
+        if self.hold is not None:
+            if self.held_write is not None:
+                self.held_write.set()
+            await self.hold.wait()
         if self.fail_sends:
             self.fail_sends -= 1
             raise ConnectionError("write failed (test)")
