@@ -8,7 +8,9 @@ costs. Each figure is the best of ``--repeat`` runs of ``--n`` calls (cases take
 turns; GC off while timing, as ``timeit`` does), in µs per call, and its ratio to
 the baseline: a bare ``await conn.session_update(...)`` of
 a prebuilt three-command ``AvailableCommandsUpdate`` on a connection without
-observers.
+observers. On the shimmed connection the advertiser is bound, so its own
+``conn.session_update`` of a commands list is intercepted (parsed, merged,
+de-duplicated); other notifications pass through its wrapper and observer.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from acp import update_agent_message_text
 from acp.agent.connection import AgentSideConnection
 from acp.connection import StreamDirection, StreamEvent
 from acp.schema import (
@@ -156,6 +159,11 @@ async def main(n: int, repeat: int) -> None:
     assert adv.stats()["sessions"] == 1, adv.stats()
 
     update = AvailableCommandsUpdate(session_update="available_commands_update", available_commands=sdk_list(LIST_A))
+    updates = tuple(
+        AvailableCommandsUpdate(session_update="available_commands_update", available_commands=sdk_list(x))
+        for x in (LIST_A, LIST_B)
+    )
+    chunk = update_agent_message_text("hello")
     lists = (LIST_A, LIST_B)
     sdk_lists = (sdk_list(LIST_A), sdk_list(LIST_B))
     rows: list[tuple[str, float]] = []
@@ -163,8 +171,17 @@ async def main(n: int, repeat: int) -> None:
     async def bare_update(i: int) -> None:
         await bare.conn.session_update("bench", update)
 
-    async def observed_update(i: int) -> None:
-        await shimmed.conn.session_update("bench", update)
+    async def bare_chunk(i: int) -> None:
+        await bare.conn.session_update("bench", chunk)
+
+    async def observed_chunk(i: int) -> None:
+        await shimmed.conn.session_update("bench", chunk)
+
+    async def intercepted_change(i: int) -> None:
+        await shimmed.conn.session_update("bench", updates[i & 1])
+
+    async def intercepted_same(i: int) -> None:
+        await shimmed.conn.session_update("bench", updates[0])
 
     async def publish_change(i: int) -> None:
         await adv.publish("bench", lists[i & 1])
@@ -190,13 +207,17 @@ async def main(n: int, repeat: int) -> None:
         "publish, same list (deduplicated, nothing sent)": (reset_a, publish_same),
         "publish SDK AvailableCommand list, changed": (None, publish_sdk_change),
         "publish SDK AvailableCommand list, same": (reset_sdk, publish_sdk_same),
-        "conn.session_update with the shim's observer registered": (None, observed_update),
+        "bare conn.session_update of a message chunk (no observer)": (None, bare_chunk),
+        "message chunk, shim bound (wrapper + observer)": (None, observed_chunk),
+        "conn.session_update of commands, shim bound, changed": (None, intercepted_change),
+        "conn.session_update of commands, shim bound, same": (reset_a, intercepted_same),
     }
     results = await interleaved(n, repeat, cases)
     rows.extend(results.items())
     baseline = results["bare conn.session_update (baseline, no observer)"]
-    observed = results["conn.session_update with the shim's observer registered"]
-    rows.append(("  -> observer overhead per outgoing message (difference)", observed - baseline))
+    chunk_bare = results["bare conn.session_update of a message chunk (no observer)"]
+    observed = results["message chunk, shim bound (wrapper + observer)"]
+    rows.append(("  -> shim overhead per other notification (difference)", observed - chunk_bare))
 
     # The observer function alone, on the kinds of message it sees.
     notification = {"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "bench", "update": {}}}

@@ -500,8 +500,8 @@ class CommandAdvertiser:
             session = self._unknown(session_id)
             if session is None:
                 return False  # closed
-        if own is not _KEEP:
-            session.own = own
+        if own is not _KEEP and not _same(own, session.own):
+            session.own = own  # (the same commands again keep the old tuple: its render is cached)
         if always is not None:
             session.always = always
         if session.state != _OPEN:
@@ -672,6 +672,11 @@ def _inner_connection(conn: Any) -> Any:
         f"cannot bind {name}: expected an ACP AgentSideConnection (SDK 0.4-0.12 or a fork built the same "
         "way) or its acp.connection.Connection (send_notification plus add_observer or an _observers list)"
     )
+
+
+def _same(new: tuple[Command, ...], old: tuple[Command, ...] | None) -> bool:
+    """The same Command objects, in the same order (cheaper than comparing their fields)."""
+    return old is not None and len(new) == len(old) and all(a is b for a, b in zip(new, old, strict=True))
 
 
 def _merged(own: tuple[Command, ...], always: tuple[Command, ...], version: int) -> list[dict[str, Any]]:
