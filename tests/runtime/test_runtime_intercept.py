@@ -250,6 +250,15 @@ def test_bind_refuses_what_it_cannot_use(aio: Any, harness: Any) -> None:
     with pytest.raises(TypeError, match="cannot bind object"):
         CommandAdvertiser().bind(object())
 
+    class OldClientSide:  # SDK 0.4-0.6 ClientSideConnection: camelCase, same inner Connection
+        def __init__(self) -> None:
+            self._conn = ForkConnection()
+
+        async def newSession(self, params: Any) -> Any: ...
+
+    with pytest.raises(TypeError, match="client side"):
+        CommandAdvertiser().bind(OldClientSide())
+
     class EarlyAgentSide:  # SDK 0.4-0.6 during the agent factory: no _conn yet
         async def sessionUpdate(self, params: Any) -> None: ...
 
@@ -297,3 +306,24 @@ def test_attach_on_a_fork_response_model_with_camel_case_fields() -> None:
     response = OldNewSessionResponse(sessionId="old")
     assert adv.attach(response, always=OTHER) is response  # v1: the list follows the response
     assert adv.stats()["held_unknown"] == 1
+
+
+def test_a_raw_sdk_connection_is_accepted(aio: Any) -> None:
+    from acp._transport import memory_transport_pair
+    from acp.connection import Connection
+
+    async def scenario() -> list[Any]:
+        agent_end, client_end = memory_transport_pair()
+
+        async def handler(method: str, params: Any, is_notification: bool) -> Any:
+            return None
+
+        conn = Connection(handler, agent_end, listening=False)
+        adv = CommandAdvertiser().bind(conn)
+        assert conn._observers == [adv.observer]
+        await conn.send_notification("_ping", {"n": 1})  # through the wrapper, unchanged
+        received = [await client_end.receive()]
+        await conn.close()
+        return received
+
+    assert aio.run(scenario()) == [{"jsonrpc": "2.0", "method": "_ping", "params": {"n": 1}}]
