@@ -33,4 +33,4 @@ class AliasedAgent:
         await self._conn.session_update(session_id, helpers.update_available_commands(self.catalog()))
 
     def catalog(self) -> list[schema.AvailableCommand]:
-        return []
+        return [schema.AvailableCommand(name="web", description="Search")]

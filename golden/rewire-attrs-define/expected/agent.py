@@ -4,7 +4,7 @@ from typing import Any
 
 import attrs
 from acp import AgentSideConnection
-from acp.schema import InitializeResponse, NewSessionResponse
+from acp.schema import AvailableCommand, InitializeResponse, NewSessionResponse
 from acp_migrate.runtime import CommandAdvertiser
 
 
@@ -26,4 +26,4 @@ class AttrsAgent:
         )
 
     def commands(self) -> list:
-        return []
+        return [AvailableCommand(name="web", description="Search")]

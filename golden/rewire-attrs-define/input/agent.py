@@ -4,7 +4,7 @@ from typing import Any
 
 import attrs
 from acp import AgentSideConnection
-from acp.schema import InitializeResponse, NewSessionResponse
+from acp.schema import AvailableCommand, InitializeResponse, NewSessionResponse
 
 
 @attrs.define
@@ -20,4 +20,4 @@ class AttrsAgent:
         return NewSessionResponse(session_id=cwd)
 
     def commands(self) -> list:
-        return []
+        return [AvailableCommand(name="web", description="Search")]

@@ -1,7 +1,7 @@
 # Case: no __init__: the advertiser is created and bound where the connection arrives
 from typing import Any
 
-from acp.schema import InitializeResponse, NewSessionResponse
+from acp.schema import AvailableCommand, InitializeResponse, NewSessionResponse
 from acp_migrate.runtime import CommandAdvertiser
 
 
@@ -20,4 +20,4 @@ class TinyAgent:
         )
 
     def commands(self) -> list:
-        return []
+        return [AvailableCommand(name="web", description="Search")]

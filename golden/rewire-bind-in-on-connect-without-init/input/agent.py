@@ -1,7 +1,7 @@
 # Case: no __init__: the advertiser is created and bound where the connection arrives
 from typing import Any
 
-from acp.schema import InitializeResponse, NewSessionResponse
+from acp.schema import AvailableCommand, InitializeResponse, NewSessionResponse
 
 
 class TinyAgent:
@@ -15,4 +15,4 @@ class TinyAgent:
         return NewSessionResponse(session_id="s1")
 
     def commands(self) -> list:
-        return []
+        return [AvailableCommand(name="web", description="Search")]

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from acp import Agent as ACPAgent
 from acp.schema import ForkSessionResponse, InitializeResponse, LoadSessionResponse, NewSessionResponse
+from acp_session import ACPSession
+from skill_bridge import SkillBridge
 from acp_migrate.runtime import CommandAdvertiser
 
 if TYPE_CHECKING:
@@ -28,7 +30,7 @@ class PoolAgent(ACPAgent):
     load_skills: bool = True
     """Whether to load client-side skills."""
 
-    _skill_bridge: Any = field(init=False, default=None)
+    _skill_bridge: Any = field(init=False, default_factory=SkillBridge)
     """Bridge for exposing skill commands as ACP slash commands."""
 
     command_advertiser: CommandAdvertiser = field(default_factory=CommandAdvertiser, init=False, repr=False)
@@ -51,7 +53,7 @@ class PoolAgent(ACPAgent):
         )
 
     async def new_session(self, params: NewSessionRequest) -> NewSessionResponse:
-        session = self.sessions.setdefault(params.cwd, object())
+        session = self.sessions.setdefault(params.cwd, ACPSession(self.client, params.cwd))
         try:
             session_id = params.cwd
         except Exception:

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from acp import Agent as ACPAgent
 from acp.schema import ForkSessionResponse, InitializeResponse, LoadSessionResponse, NewSessionResponse
+from acp_session import ACPSession
+from skill_bridge import SkillBridge
 
 if TYPE_CHECKING:
     from acp import Client
@@ -27,7 +29,7 @@ class PoolAgent(ACPAgent):
     load_skills: bool = True
     """Whether to load client-side skills."""
 
-    _skill_bridge: Any = field(init=False, default=None)
+    _skill_bridge: Any = field(init=False, default_factory=SkillBridge)
     """Bridge for exposing skill commands as ACP slash commands."""
 
     def __post_init__(self) -> None:
@@ -49,7 +51,7 @@ class PoolAgent(ACPAgent):
         )
 
     async def new_session(self, params: NewSessionRequest) -> NewSessionResponse:
-        session = self.sessions.setdefault(params.cwd, object())
+        session = self.sessions.setdefault(params.cwd, ACPSession(self.client, params.cwd))
         try:
             session_id = params.cwd
         except Exception:

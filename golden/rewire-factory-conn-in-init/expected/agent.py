@@ -3,7 +3,7 @@ import asyncio
 from typing import Any
 
 from acp import AgentSideConnection
-from acp.schema import AgentCapabilities, InitializeResponse, NewSessionResponse
+from acp.schema import AgentCapabilities, AvailableCommand, InitializeResponse, NewSessionResponse
 from acp_migrate.runtime import CommandAdvertiser
 
 
@@ -26,7 +26,7 @@ class FactoryAgent:
         )
 
     def available(self) -> list:
-        return []
+        return [AvailableCommand(name="web", description="Search")]
 
 
 def make_agent(conn: AgentSideConnection) -> FactoryAgent:

@@ -3,7 +3,7 @@
 from typing import Any
 
 from acp import AgentSideConnection
-from acp.schema import InitializeResponse, NewSessionResponse
+from acp.schema import AvailableCommand, InitializeResponse, NewSessionResponse
 from acp_migrate.runtime import CommandAdvertiser
 
 
@@ -25,7 +25,7 @@ class LambdaAgent:
         )
 
     def commands(self) -> list:
-        return []
+        return [AvailableCommand(name="web", description="Search")]
 
 
 def serve(reader: Any, writer: Any) -> AgentSideConnection:

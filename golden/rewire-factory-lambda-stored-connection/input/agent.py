@@ -3,7 +3,7 @@
 from typing import Any
 
 from acp import AgentSideConnection
-from acp.schema import InitializeResponse, NewSessionResponse
+from acp.schema import AvailableCommand, InitializeResponse, NewSessionResponse
 
 
 class LambdaAgent:
@@ -19,7 +19,7 @@ class LambdaAgent:
         return NewSessionResponse(session_id=cwd)
 
     def commands(self) -> list:
-        return []
+        return [AvailableCommand(name="web", description="Search")]
 
 
 def serve(reader: Any, writer: Any) -> AgentSideConnection:

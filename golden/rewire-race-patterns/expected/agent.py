@@ -4,6 +4,7 @@ from typing import Any
 
 from acp.helpers import update_available_commands
 from acp.schema import (
+    AvailableCommand,
     AvailableCommandsUpdate,
     InitializeResponse,
     LoadSessionResponse,
@@ -61,4 +62,4 @@ class RacyAgent:
         await self._conn.session_update(session_id, update_available_commands(self.commands_for()))
 
     def commands_for(self) -> list:
-        return []
+        return [AvailableCommand(name="web", description="Search")]

@@ -3,6 +3,7 @@ import asyncio
 
 from acp import AgentSideConnection
 from acp.schema import (
+    AvailableCommand,
     InitializeRequest,
     InitializeResponse,
     LoadSessionRequest,
@@ -51,7 +52,7 @@ class OldSdkAgent:
         )
 
     def skills(self) -> list:
-        return []
+        return [AvailableCommand(name="web", description="Search")]
 
 
 async def main(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:

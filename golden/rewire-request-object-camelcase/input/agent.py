@@ -3,6 +3,7 @@ import asyncio
 
 from acp import AgentSideConnection
 from acp.schema import (
+    AvailableCommand,
     InitializeRequest,
     InitializeResponse,
     LoadSessionRequest,
@@ -36,7 +37,7 @@ class OldSdkAgent:
         self._sessions.add(params.sessionId)
 
     def skills(self) -> list:
-        return []
+        return [AvailableCommand(name="web", description="Search")]
 
 
 async def main(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:

@@ -3,7 +3,7 @@ import asyncio
 from typing import Any
 
 from acp import run_agent
-from acp.schema import InitializeResponse, NewSessionResponse
+from acp.schema import AvailableCommand, InitializeResponse, NewSessionResponse
 from acp_migrate.runtime import CommandAdvertiser
 
 
@@ -27,7 +27,7 @@ class StdioAgent:
 
     @property
     def skills(self) -> list:
-        return []
+        return [AvailableCommand(name="web", description="Search")]
 
 
 async def main() -> None:

@@ -4,7 +4,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from acp import AgentSideConnection
-from acp.schema import InitializeResponse, NewSessionResponse
+from acp.schema import AvailableCommand, InitializeResponse, NewSessionResponse
 from acp_migrate.runtime import CommandAdvertiser
 
 
@@ -25,4 +25,4 @@ class SlotsAgent:
         )
 
     def commands(self) -> list:
-        return []
+        return [AvailableCommand(name="web", description="Search")]

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from acp import AgentSideConnection
-from acp.schema import InitializeResponse, NewSessionResponse
+from acp.schema import AvailableCommand, InitializeResponse, NewSessionResponse
 
 
 @dataclass(slots=True)
@@ -19,4 +19,4 @@ class SlotsAgent:
         return NewSessionResponse(session_id=cwd)
 
     def commands(self) -> list:
-        return []
+        return [AvailableCommand(name="web", description="Search")]

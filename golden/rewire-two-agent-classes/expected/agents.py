@@ -1,7 +1,7 @@
 # Case: an agent class and its subclass in one module: both rewired, one advertiser bound once, one import
 from typing import Any
 
-from acp.schema import InitializeResponse, NewSessionResponse
+from acp.schema import AvailableCommand, InitializeResponse, NewSessionResponse
 from acp_migrate.runtime import CommandAdvertiser
 
 
@@ -20,7 +20,7 @@ class ChatAgent:
         )
 
     def chat_commands(self) -> list:
-        return []
+        return [AvailableCommand(name="web", description="Search")]
 
 
 class CodeAgent(ChatAgent):
@@ -37,4 +37,4 @@ class CodeAgent(ChatAgent):
         )
 
     def code_commands(self) -> list:
-        return []
+        return [AvailableCommand(name="test", description="Run the tests")]

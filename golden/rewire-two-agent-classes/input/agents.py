@@ -1,7 +1,7 @@
 # Case: an agent class and its subclass in one module: both rewired, one advertiser bound once, one import
 from typing import Any
 
-from acp.schema import InitializeResponse, NewSessionResponse
+from acp.schema import AvailableCommand, InitializeResponse, NewSessionResponse
 
 
 class ChatAgent:
@@ -15,7 +15,7 @@ class ChatAgent:
         return NewSessionResponse(session_id="chat")
 
     def chat_commands(self) -> list:
-        return []
+        return [AvailableCommand(name="web", description="Search")]
 
 
 class CodeAgent(ChatAgent):
@@ -29,4 +29,4 @@ class CodeAgent(ChatAgent):
         return NewSessionResponse(session_id="code")
 
     def code_commands(self) -> list:
-        return []
+        return [AvailableCommand(name="test", description="Run the tests")]

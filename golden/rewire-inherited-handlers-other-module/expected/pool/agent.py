@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from acp.schema import InitializeResponse
+from acp.schema import AvailableCommand, InitializeResponse
 
 from .base import SessionHandlers
 from acp_migrate.runtime import CommandAdvertiser
@@ -17,7 +17,7 @@ class AgentProtocol(Protocol):
 class SkillAgent(SessionHandlers, AgentProtocol):
     def __init__(self, conn: Any) -> None:
         super().__init__(conn)
-        self.skills: list[Any] = []
+        self.skills: list[Any] = [AvailableCommand(name="web", description="Search")]
         self.command_advertiser = CommandAdvertiser()
 
     async def initialize(self, params: Any) -> InitializeResponse:

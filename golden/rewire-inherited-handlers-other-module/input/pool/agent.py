@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from acp.schema import InitializeResponse
+from acp.schema import AvailableCommand, InitializeResponse
 
 from .base import SessionHandlers
 
@@ -16,7 +16,7 @@ class AgentProtocol(Protocol):
 class SkillAgent(SessionHandlers, AgentProtocol):
     def __init__(self, conn: Any) -> None:
         super().__init__(conn)
-        self.skills: list[Any] = []
+        self.skills: list[Any] = [AvailableCommand(name="web", description="Search")]
 
     async def initialize(self, params: Any) -> InitializeResponse:
         return InitializeResponse.create(protocol_version=1, slash_commands=self.skills)

@@ -1,0 +1,224 @@
+"""Run what the rewire writes: every `rewire-*` golden case's migrated agent, over stdio.
+
+For each case, golden/<case>/expected (what `fix` produces) is copied out and its agent
+is started as a subprocess (support/serve_golden.py, on the case's SDK release) and
+driven by the SDK client. It must answer `initialize` with no slash commands; each
+setup it supports (new, load, resume, fork) must leave the client with the commands the
+legacy agent advertised at initialize, after the session's own list when it sends one
+(docs/runtime.md: own list first, then the moved commands it lacks by name), with
+nothing for the session before its setup response; closing its stdin must end it with
+status 0. Only what the files cannot tell is in RUNS; a rewire case without a run fails.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from acp import RequestError
+from support.acp_stdio import FROM_AGENT, TO_AGENT, AgentProcess, AgentProcessError, Frame
+from support.sdk_venv import sdk_env, sdk_python
+
+REPO = Path(__file__).resolve().parents[1]
+GOLDEN = REPO / "golden"
+LAUNCHER = REPO / "tests" / "support" / "serve_golden.py"
+REWIRE_CASES = sorted(p.name for p in GOLDEN.iterdir() if p.name.startswith("rewire-") and (p / "input").is_dir())
+HANG_GUARD = 60.0  # seconds; only ends a wait that would never end
+METHODS = {"new": "session/new", "load": "session/load", "resume": "session/resume", "fork": "session/fork"}
+STORED = "stored-session"  # the id loaded and resumed; forks fork the new session
+
+
+@dataclass(frozen=True)
+class Run:
+    """One agent of a case. Names are space-separated: `setups="new load"`, `moved="web"`."""
+
+    case: str
+    make: str  # builds the agent in the migrated module; `conn` in it: an SDK factory makes it
+    setups: str  # driven in this order: new, load, resume, fork
+    moved: str  # the commands the legacy agent advertised at initialize
+    own: dict[str, str] = field(default_factory=dict)  # setup kind -> the session's own list, if it sends one
+    module: str = "agent"
+    sdk: str = "0.12"
+
+    @property
+    def id(self) -> str:
+        return f"{self.case}[{self.make.split('(')[0]}]"
+
+    def expected(self, kind: str) -> list[str]:
+        own = self.own.get(kind, "").split()
+        return own + [name for name in self.moved.split() if name not in own]
+
+
+RUNS = (
+    Run("rewire-aliased-sdk-imports", "AliasedAgent()", "new", "web", own={"new": "web"}),
+    Run("rewire-attrs-define", "AttrsAgent(conn)", "new", "web"),
+    Run("rewire-bind-in-on-connect-without-init", "TinyAgent()", "new", "web"),
+    # load: of a session it does not have (its own-list path needs the new session's cwd)
+    Run("rewire-dataclass-connection-field", "PoolAgent(client=conn)", "new load fork", "web", own={"new": "plan"},
+        module="acp_agent"),
+    Run("rewire-factory-conn-in-init", "FactoryAgent(conn)", "new", "web"),
+    Run("rewire-factory-lambda-stored-connection", "LambdaAgent(conn, name='lambda')", "new", "web"),
+    # not fork: its fork_session is a plain function, which no SDK can await
+    Run("rewire-inherited-handlers-other-module", "SkillAgent(conn)", "new load", "web", module="pool.agent"),
+    Run("rewire-merge-session-list", "MergingAgent()", "new", "review", own={"new": "help"}),
+    Run("rewire-race-patterns", "RacyAgent()", "new load resume", "web",
+        own={"new": "web", "load": "web", "resume": "web"}),
+    Run("rewire-request-object-camelcase", "OldSdkAgent(conn)", "new load", "web", sdk="0.6.3"),
+    Run("rewire-run-agent", "StdioAgent()", "new", "web"),
+    Run("rewire-same-class", "SkillAgent()", "new load resume fork", "web"),
+    Run("rewire-slots-dataclass", "SlotsAgent(conn)", "new", "web"),
+    Run("rewire-suppressed-occurrence-still-moves", "SkillAgent()", "new", "web"),
+    Run("rewire-two-agent-classes", "ChatAgent()", "new", "web", module="agents"),
+    Run("rewire-two-agent-classes", "CodeAgent()", "new", "test", module="agents"),
+    Run("rewire-without-fork-and-load-returning-none", "PlainAgent(registry.Registry())", "new load", "web"),
+)
+
+
+def test_every_rewire_case_runs():
+    assert sorted({run.case for run in RUNS}) == REWIRE_CASES
+    for run in RUNS:
+        inputs = "".join(p.read_text() for p in (GOLDEN / run.case / "input").rglob("*.py"))
+        for name in run.moved.split():  # the table's commands are the legacy agent's own
+            assert f'name="{name}"' in inputs, f"{run.id}: the input defines no command {name!r}"
+
+
+# -- what the client sees ---------------------------------------------------------
+
+
+def response_at(frames: list[Frame], request_at: int) -> int | None:
+    request_id = frames[request_at][1]["id"]
+    for index in range(request_at + 1, len(frames)):
+        direction, message = frames[index]
+        if direction == FROM_AGENT and "method" not in message and message.get("id") == request_id:
+            return index
+    return None
+
+
+def updates_for(frames: list[Frame], session_id: str, start: int, end: int | None) -> list[tuple[int, dict]]:
+    return [
+        (index, message["params"]["update"])
+        for index, (direction, message) in enumerate(frames[start:end], start=start)
+        if direction == FROM_AGENT
+        and message.get("method") == "session/update"
+        and message["params"].get("sessionId") == session_id
+    ]
+
+
+def client_list(frames: list[Frame], request_at: int, session_id: str, end: int | None = None) -> list[str] | None:
+    """Names of the commands a client holds for `session_id` after the setup request at
+    `request_at` (up to frame `end`): its result's `availableCommands`, replaced by each
+    later `available_commands_update`. None until the response is there."""
+    answered = response_at(frames, request_at)
+    if answered is None or (end is not None and answered >= end):
+        return None
+    commands = (frames[answered][1].get("result") or {}).get("availableCommands", [])
+    for _, update in updates_for(frames, session_id, answered, end):
+        if update.get("sessionUpdate") == "available_commands_update":
+            commands = update["availableCommands"]
+    return [command["name"] for command in commands]
+
+
+def early(frames: list[Frame], request_at: int, session_id: str) -> list[dict]:
+    """Updates for the session that came between its setup request and the response."""
+    return [update for _, update in updates_for(frames, session_id, request_at, response_at(frames, request_at))]
+
+
+# -- the driver --------------------------------------------------------------------
+
+
+@dataclass
+class Setup:
+    kind: str
+    request_at: int
+    session_id: str
+
+
+async def set_up(agent: AgentProcess, kind: str, new_session: str | None) -> Setup:
+    if kind == "new":
+        session_id = await agent.new_session()
+    elif kind == "load":
+        await agent.load_session(STORED)
+        session_id = STORED
+    elif kind == "resume":
+        await agent.resume_session(STORED)
+        session_id = STORED
+    else:
+        assert new_session is not None, "a fork forks the new session: drive new first"
+        session_id = await agent.fork_session(new_session)
+    method = METHODS[kind]
+    request_at = max(i for i, (d, m) in enumerate(agent.frames) if d == TO_AGENT and m.get("method") == method)
+    return Setup(kind, request_at, session_id)
+
+
+async def drive(run: Run, folder: Path, python: Path, env: dict[str, str] | None) -> tuple[list[Frame], list[Setup]]:
+    """Initialize, set up each session of `run.setups` in turn (each waits for its list),
+    then end the agent's input and read all it wrote; return every frame and the setups."""
+    setups: list[Setup] = []
+    args = (str(folder), run.module, run.make)
+    agent = AgentProcess(LAUNCHER, *args, python=str(python), cwd=folder, env=env, timeout=HANG_GUARD)
+    async with agent:
+        try:
+            await agent.initialize()
+            result = json.dumps(agent.result("initialize"))
+            assert "slashCommands" not in result and "slash_commands" not in result, result
+
+            new_session = None
+            for kind in run.setups.split():
+                setup = await set_up(agent, kind, new_session)
+                new_session = setup.session_id if kind == "new" else new_session
+                setups.append(setup)
+                expected = run.expected(kind)
+
+                def arrived(frames: list[Frame], setup: Setup = setup, expected: list[str] = expected) -> bool:
+                    return client_list(frames, setup.request_at, setup.session_id) == expected
+
+                try:
+                    await agent.wait_for(arrived, timeout=HANG_GUARD)
+                except AgentProcessError:
+                    seen = client_list(agent.frames, setup.request_at, setup.session_id)
+                    pytest.fail(
+                        f"{kind} session {setup.session_id}: the client has {seen}, not {expected}\n"
+                        f"--- agent stderr ---\n{agent.stderr}"
+                    )
+
+            # End of input: the agent must stop by itself; the client reads all it wrote.
+            agent.process.stdin.write_eof()
+            await asyncio.wait_for(agent.conn._conn._recv_task, HANG_GUARD)
+            await asyncio.wait_for(agent.process.wait(), HANG_GUARD)
+        except RequestError as exc:
+            pytest.fail(f"the agent answered with an error: {exc} {exc.data}\n--- agent stderr ---\n{agent.stderr}")
+        except AgentProcessError as exc:
+            pytest.fail(str(exc))
+    assert agent.returncode == 0, agent.stderr
+    assert "Traceback" not in agent.stderr, agent.stderr
+    return agent.frames, setups
+
+
+@pytest.fixture(scope="module")
+def old_sdk_python() -> Path:
+    return sdk_python("0.6.3")
+
+
+@pytest.mark.parametrize("run", RUNS, ids=[run.id for run in RUNS])
+def test_migrated_agent_advertises_per_session(run: Run, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    folder = tmp_path / run.case
+    shutil.copytree(GOLDEN / run.case / "expected", folder, ignore=shutil.ignore_patterns("__pycache__"))
+    if run.sdk == "0.12":
+        python, env = Path(sys.executable), None
+    else:
+        assert run.sdk == "0.6.3", run.sdk
+        python, env = request.getfixturevalue("old_sdk_python"), sdk_env()
+
+    frames, setups = asyncio.run(drive(run, folder, python, env))
+
+    assert [s.kind for s in setups] == run.setups.split()
+    for index, setup in enumerate(setups):
+        later = [s.request_at for s in setups[index + 1 :] if s.session_id == setup.session_id]
+        end = later[0] if later else None  # a later setup of the same session starts over
+        assert early(frames, setup.request_at, setup.session_id) == [], f"{setup.kind}: updates before the response"
+        assert client_list(frames, setup.request_at, setup.session_id, end) == run.expected(setup.kind), setup.kind
