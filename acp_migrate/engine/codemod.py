@@ -417,8 +417,10 @@ def _analyze_candidate(
     kept = [(r, found) for r in context.reports if report_filter.keep(found := finding(r))]
     reports = [r for r, _ in kept]
     findings = sorted((found for _, found in kept), key=Finding.sort_key)
-    followups = [found for r in reports if r.fixable for f in r.followups if report_filter.keep(found := finding(f))]
-    remaining = sorted([found for r, found in kept if not r.fixable] + followups, key=Finding.sort_key)
+    # What a person must still do: the findings fix leaves, each explained by its
+    # follow-ups when it has some (ACP005 says why a list could not be moved).
+    followups = [found for r in reports for f in r.followups if report_filter.keep(found := finding(f))]
+    remaining = sorted([found for r, found in kept if not r.fixable and not r.followups] + followups, key=Finding.sort_key)
     edits = Edits.merge([r.edits for r in reports] + [context.pending_edits()])
     fixed_source = None
     if fix and edits:

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import libcst as cst
 
-from acp_migrate.rules.acp005_commands_not_advertised import commands_removed
+from acp_migrate.rules.acp005_commands_not_advertised import remove_advertised
 from acp_migrate.rules.base import (
     CAPABILITY_CLASSES,
     LEGACY_KEYS,
     SCHEMA_CLASSES,
     Example,
     FileContext,
-    Report,
     Rule,
 )
 
@@ -80,14 +79,10 @@ class InitializeKeyword(Rule):
         for arg in node.args:
             if arg.keyword is None or arg.keyword.value not in LEGACY_KEYS:
                 continue
-            self.context.remove(arg)
-            self.context.report(
-                Report(
-                    arg,
-                    self.code,
-                    f"`{arg.keyword.value}=` advertises commands at initialize; "
-                    "ACP advertises them per session",
-                    fixable=True,
-                    followups=commands_removed(self.context, arg, arg.value, self.code),
-                )
+            remove_advertised(
+                self.context,
+                arg,
+                arg.value,
+                self.code,
+                f"`{arg.keyword.value}=` advertises commands at initialize; ACP advertises them per session",
             )

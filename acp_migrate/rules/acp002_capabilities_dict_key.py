@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from acp_migrate.rules.acp005_commands_not_advertised import commands_removed
-from acp_migrate.rules.base import LEGACY_KEYS, Example, Report, Rule
+from acp_migrate.rules.acp005_commands_not_advertised import remove_advertised
+from acp_migrate.rules.base import LEGACY_KEYS, Example, Rule
 
 CAPABILITY_KEYS = frozenset({"agentCapabilities", "agent_capabilities"})
 PARSING_METHODS = frozenset({"model_validate", "model_validate_json", "parse_obj", "validate"})
@@ -70,14 +70,10 @@ class CapabilitiesDictKey(Rule):
             key = string_key(element)
             if key not in LEGACY_KEYS:
                 continue
-            self.context.remove(element)
-            self.context.report(
-                Report(
-                    element,
-                    self.code,
-                    f'"{key}" in "agentCapabilities" advertises commands at initialize; '
-                    "ACP advertises them per session",
-                    fixable=True,
-                    followups=commands_removed(self.context, element, element.value, self.code),
-                )
+            remove_advertised(
+                self.context,
+                element,
+                element.value,
+                self.code,
+                f'"{key}" in "agentCapabilities" advertises commands at initialize; ACP advertises them per session',
             )

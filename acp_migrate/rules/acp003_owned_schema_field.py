@@ -17,7 +17,7 @@ from acp_migrate.cst.docstrings import remove_entries
 from acp_migrate.cst.names import mentions
 from acp_migrate.cst.walk import walk
 from acp_migrate.rules.acp001_initialize_keyword import is_legacy_factory
-from acp_migrate.rules.acp005_commands_not_advertised import commands_removed
+from acp_migrate.rules.acp005_commands_not_advertised import remove_advertised
 from acp_migrate.rules.base import LEGACY_KEYS, Example, Report, Rule, all_params
 
 
@@ -155,16 +155,7 @@ class OwnedSchemaField(Rule):
             return  # ACP001 covers the schema factories themselves
         for arg in node.args:
             if arg.keyword is not None and arg.keyword.value in LEGACY_KEYS:
-                self.context.remove(arg)
-                self.context.report(
-                    Report(
-                        arg,
-                        self.code,
-                        f"`{arg.keyword.value}=` forwards the legacy field",
-                        fixable=True,
-                        followups=commands_removed(self.context, arg, arg.value, self.code),
-                    )
-                )
+                remove_advertised(self.context, arg, arg.value, self.code, f"`{arg.keyword.value}=` forwards the legacy field")
 
     def _remove_doc_entries(self, body: cst.BaseSuite, names: set[str]) -> None:
         if not names or not isinstance(body, cst.IndentedBlock) or not body.body:

@@ -1,12 +1,15 @@
-"""ACP005 commands-not-advertised: a command list removed from `initialize` could not be
-moved into the session setup handlers.
+"""ACP005 commands-not-advertised: a command list advertised at `initialize` that `fix`
+cannot move into the session setup handlers.
 
-Never reported by `check`: it is what remains after `fix` removes an ACP001 keyword
-or an ACP002 key whose value is not provably empty and `rules/rewire.py` cannot move
-the list safely (the value uses locals of `initialize`, the class has no setup
-handler or no `on_connect`, or the code is not an agent's `initialize`). `fix` then
-leaves a `# acp-migrate: TODO` comment on the statement (ACP007 keeps reporting it)
-and keeps the imports the list needs, so the person has what they need to finish.
+Reported by `fix` in place of the ACP001/ACP002/ACP003 finding it could not fix:
+`rules/rewire.py` cannot move the list safely (the value uses locals of
+`initialize`, the class has no setup handler or nowhere to create or bind the
+advertiser, or the code is not an agent's `initialize`). Code that cannot be moved
+stays where it was: the keyword, its value and the locals feeding it are kept, and a
+`# acp-migrate: TODO` line goes above the statement (ACP007 keeps reporting it), so
+the project runs as before and the person has everything needed to finish: advertise
+the list per session (docs/runtime.md: `CommandAdvertiser.attach(..., always=...)`),
+then delete the keyword and the TODO.
 """
 
 from __future__ import annotations
@@ -37,9 +40,8 @@ class CommandsNotAdvertised(Rule):
                 "\n"
                 "\n"
                 "def initialize_result(commands):\n"
-                "    # acp-migrate: TODO: advertise `commands` per session; not moved automatically: "
-                "it is not in an agent class's `initialize` method\n"
-                "    return InitializeResponse.create(protocol_version=1)\n"
+                "    # acp-migrate: TODO: advertise `commands` per session (acp-migrate rules ACP005)\n"
+                "    return InitializeResponse.create(protocol_version=1, slash_commands=commands)\n"
             ),
         ),
     )
@@ -59,40 +61,61 @@ def _forwards_schema_parameter(context: FileContext, value: cst.BaseExpression) 
 
 
 TODO_MARK = "# acp-migrate: TODO"
+TODO_WIDTH = 99  # a TODO line, indentation included, fits this
 
 
-def commands_removed(context: FileContext, anchor: cst.CSTNode, value: cst.BaseExpression, code: str) -> list[Report]:
-    """Forget `value` (and the locals that only fed it). When it carried commands, move
-    them into the agent's session setup handlers; if that cannot be done safely, leave
-    a TODO comment on the statement and return the ACP005 follow-up.
+def remove_advertised(context: FileContext, anchor: cst.CSTNode, value: cst.BaseExpression, code: str, message: str) -> None:
+    """Report `anchor` (a keyword or dict entry whose `value` advertised commands at
+    initialize) under `code` and remove it, moving the commands into the agent's
+    session setup handlers (`rules/rewire.py`) and the locals that only fed them.
 
-    `anchor` and `code` are those of the report removing `value`: when it will be
-    dropped (suppressed, disabled), nothing happens, so that a class is not taken for
-    rewired by a rewire that is dropped with it."""
-    if context.dropped(anchor, code):
-        return []
-    if _forwards_schema_parameter(context, value) or context.is_provably_empty(value):
+    When they cannot be moved safely, nothing is removed: the code stays where it is
+    with a TODO line above its statement, the report is not fixable, and its ACP005
+    follow-up says why. A report that will be dropped (suppressed, disabled) does not
+    rewire, so that a class is not taken for rewired by a rewire dropped with it."""
+    if context.dropped(anchor, code) or _forwards_schema_parameter(context, value) or context.is_provably_empty(value):
         context.drop_value(value)
-        return []
-    origin = context.drop_value(value)
+        context.remove(anchor)
+        context.report(Report(anchor, code, message, fixable=True))
+        return
+    origin, feeding = context.value_origin(value)
     try:
         rewire(context, origin)
-        return []
     except CannotRewire as why:
         reason = str(why)
-    source = context.code(origin)
-    for name in mentions(origin):
-        context.keep_import(name)
-    context.add_comment(
-        context.statements[-1],
-        f"{TODO_MARK}: advertise `{source}` per session; not moved automatically: {reason}",
+    else:
+        for statement in feeding:
+            context.remove(statement)
+        context.remove(anchor)
+        context.report(Report(anchor, code, message, fixable=True))
+        return
+    source = context.code(value)
+    _add_todo(context, source)
+    followup = Report(
+        anchor,
+        CommandsNotAdvertised.code,
+        f"commands from `{source}` are still advertised at initialize: `fix` cannot move them into the "
+        f"session setup handlers: {reason}; advertise them per session (acp-migrate rules ACP005)",
+        fixable=False,
     )
-    return [
-        Report(
-            anchor,
-            CommandsNotAdvertised.code,
-            f"commands from `{source}` are no longer advertised at initialize and could not be "
-            f"moved into the session setup handlers: {reason}; advertise them per session",
-            fixable=False,
-        )
-    ]
+    context.report(Report(anchor, code, f"{message}; `fix` cannot move it: {reason}", fixable=False, followups=[followup]))
+
+
+def _add_todo(context: FileContext, source: str) -> None:
+    """A TODO line above the statement (once: a second run finds it there)."""
+    statement = context.statements[-1]
+    width = sum(
+        len(node.indent if node.indent is not None else context.module.default_indent)
+        for node in context.lineage
+        if isinstance(node, cst.IndentedBlock)
+    )
+
+    def text(shown: str) -> str:
+        return f"{TODO_MARK}: advertise `{shown}` per session (acp-migrate rules ACP005)"
+
+    room = TODO_WIDTH - width - len(text(""))
+    shown = source if len(source) <= room else (source[: room - 1] + "…" if room > 8 else "the list")
+    comment = text(shown)
+    if any(line.comment is not None and line.comment.value == comment for line in statement.leading_lines):
+        return
+    context.add_comment(statement, comment)

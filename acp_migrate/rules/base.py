@@ -181,23 +181,33 @@ class FileContext:
         return node in self._pending.removed or any(node in r.edits.removed for r in self.reports)
 
     # -- values that fed a removed keyword -------------------------------------
-    def drop_value(self, value: cst.BaseExpression) -> cst.BaseExpression:
-        """Forget `value`, removing locals that only fed it; return where it came from.
+    def value_origin(self, value: cst.BaseExpression) -> tuple[cst.BaseExpression, list[cst.SimpleStatementLine]]:
+        """Where `value` came from, and the statements that only fed it (nothing is
+        registered: `drop_value` removes them).
 
-        A local is removed when, in the enclosing function, it is assigned exactly
+        A local feeds `value` when, in the enclosing function, it is assigned exactly
         once by a plain `name = expr` line and mentioned nowhere else but in `value`;
         then its `expr` is where the value came from.
         """
         function = self.function
-        if function is None or not isinstance(value, cst.Name):
-            self._drop_feeding_locals(value, function)
-            return value
-        assignment = self._sole_feeding_assignment(value.value, function)
-        if assignment is None:
-            return value
-        self.remove(assignment.statement)
-        self._drop_feeding_locals(assignment.value, function)
-        return assignment.value
+        feeding: list[cst.SimpleStatementLine] = []
+        if function is None:
+            return value, feeding
+        origin = value
+        if isinstance(value, cst.Name):
+            assignment = self._sole_feeding_assignment(value.value, function)
+            if assignment is not None:
+                feeding.append(assignment.statement)
+                origin = assignment.value
+        self._feeding_locals(origin, function, feeding)
+        return origin, feeding
+
+    def drop_value(self, value: cst.BaseExpression) -> cst.BaseExpression:
+        """Forget `value`, removing the locals that only fed it; return where it came from."""
+        origin, feeding = self.value_origin(value)
+        for statement in feeding:
+            self.remove(statement)
+        return origin
 
     def is_provably_empty(self, value: cst.BaseExpression) -> bool:
         if self.module.code_for_node(value).strip() in EMPTY_LITERALS:
@@ -208,16 +218,16 @@ class FileContext:
             return assignment is not None and self.is_provably_empty(assignment.value)
         return False
 
-    def _drop_feeding_locals(self, value: cst.BaseExpression, function: cst.FunctionDef | None) -> None:
-        if function is None:
-            return
+    def _feeding_locals(
+        self, value: cst.BaseExpression, function: cst.FunctionDef, feeding: list[cst.SimpleStatementLine]
+    ) -> None:
         counter = MentionCounter()
         walk(value, counter)
         for name, count in counter.counts.items():
             assignment = self._sole_feeding_assignment(name, function, expected=count)
-            if assignment is not None and not self.will_remove(assignment.statement):
-                self.remove(assignment.statement)
-                self._drop_feeding_locals(assignment.value, function)
+            if assignment is not None and assignment.statement not in feeding and not self.will_remove(assignment.statement):
+                feeding.append(assignment.statement)
+                self._feeding_locals(assignment.value, function, feeding)
 
     def _sole_feeding_assignment(
         self, name: str, function: cst.FunctionDef, expected: int = 1

@@ -135,9 +135,24 @@ def _check_movable(origin: cst.BaseExpression, initialize: cst.FunctionDef) -> N
     local_names = set(params[1:]) | _assigned_names(initialize)
     counter = MentionCounter()
     walk(origin, counter)
-    used = sorted(set(counter.counts) & local_names)
+    # A comprehension's or lambda's own variables are the expression's, not `initialize`'s.
+    used = sorted((set(counter.counts) - _bound_inside(origin)) & local_names)
     if used:
         raise CannotRewire(f"it uses `{used[0]}`, which only exists inside `initialize`")
+
+
+def _bound_inside(expression: cst.BaseExpression) -> set[str]:
+    names: set[str] = set()
+
+    class Binders(cst.CSTVisitor):
+        def visit_CompFor(self, node: cst.CompFor) -> None:
+            names.update(_target_names(node.target))
+
+        def visit_Lambda(self, node: cst.Lambda) -> None:
+            names.update(p.name.value for p in all_params(node.params))
+
+    walk(expression, Binders())
+    return names
 
 
 def _assigned_names(function: cst.FunctionDef) -> set[str]:
