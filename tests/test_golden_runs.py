@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import shutil
 import sys
 from dataclasses import dataclass, field
@@ -59,15 +60,26 @@ RUNS = (
     Run("rewire-attrs-define", "AttrsAgent(conn)", "new", "web"),
     Run("rewire-bind-in-on-connect-without-init", "TinyAgent()", "new", "web"),
     # load: of a session it does not have (its own-list path needs the new session's cwd)
-    Run("rewire-dataclass-connection-field", "PoolAgent(client=conn)", "new load fork", "web", own={"new": "plan"},
-        module="acp_agent"),
+    Run(
+        "rewire-dataclass-connection-field",
+        "PoolAgent(client=conn)",
+        "new load fork",
+        "web",
+        own={"new": "plan"},
+        module="acp_agent",
+    ),
     Run("rewire-factory-conn-in-init", "FactoryAgent(conn)", "new", "web"),
     Run("rewire-factory-lambda-stored-connection", "LambdaAgent(conn, name='lambda')", "new", "web"),
     # not fork: its fork_session is a plain function, which no SDK can await
     Run("rewire-inherited-handlers-other-module", "SkillAgent(conn)", "new load", "web", module="pool.agent"),
     Run("rewire-merge-session-list", "MergingAgent()", "new", "review", own={"new": "help"}),
-    Run("rewire-race-patterns", "RacyAgent()", "new load resume", "web",
-        own={"new": "web", "load": "web", "resume": "web"}),
+    Run(
+        "rewire-race-patterns",
+        "RacyAgent()",
+        "new load resume",
+        "web",
+        own={"new": "web", "load": "web", "resume": "web"},
+    ),
     Run("rewire-request-object-camelcase", "OldSdkAgent(conn)", "new load", "web", sdk="0.6.3"),
     Run("rewire-run-agent", "StdioAgent()", "new", "web"),
     Run("rewire-same-class", "SkillAgent()", "new load resume fork", "web"),
@@ -80,11 +92,13 @@ RUNS = (
 
 
 def test_every_rewire_case_runs():
-    assert sorted({run.case for run in RUNS}) == REWIRE_CASES
+    covered = {run.case for run in RUNS}
+    assert [case for case in REWIRE_CASES if case not in covered] == [], "rewire cases with no run in RUNS"
+    assert sorted(covered - set(REWIRE_CASES)) == [], "runs in RUNS of cases golden/ does not have"
     for run in RUNS:
         inputs = "".join(p.read_text() for p in (GOLDEN / run.case / "input").rglob("*.py"))
         for name in run.moved.split():  # the table's commands are the legacy agent's own
-            assert f'name="{name}"' in inputs, f"{run.id}: the input defines no command {name!r}"
+            assert f'"{name}"' in inputs, f"{run.id}: the input names no command {name!r}"
 
 
 # -- what the client sees ---------------------------------------------------------
@@ -205,7 +219,9 @@ def old_sdk_python() -> Path:
 
 
 @pytest.mark.parametrize("run", RUNS, ids=[run.id for run in RUNS])
-def test_migrated_agent_advertises_per_session(run: Run, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+def test_migrated_agent_advertises_per_session(
+    run: Run, tmp_path: Path, request: pytest.FixtureRequest, caplog: pytest.LogCaptureFixture
+) -> None:
     folder = tmp_path / run.case
     shutil.copytree(GOLDEN / run.case / "expected", folder, ignore=shutil.ignore_patterns("__pycache__"))
     if run.sdk == "0.12":
@@ -215,6 +231,8 @@ def test_migrated_agent_advertises_per_session(run: Run, tmp_path: Path, request
         python, env = request.getfixturevalue("old_sdk_python"), sdk_env()
 
     frames, setups = asyncio.run(drive(run, folder, python, env))
+    # The client logs what it could not read (output on stdout that is not JSON-RPC).
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
 
     assert [s.kind for s in setups] == run.setups.split()
     for index, setup in enumerate(setups):
