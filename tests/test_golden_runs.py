@@ -59,6 +59,7 @@ RUNS = (
     Run("rewire-aliased-sdk-imports", "AliasedAgent()", "new", "web", own={"new": "web"}),
     Run("rewire-attrs-define", "AttrsAgent(conn)", "new", "web"),
     Run("rewire-bind-in-on-connect-without-init", "TinyAgent()", "new", "web"),
+    Run("rewire-comprehension-loop-variable", "ComprehensionAgent()", "new", "web test"),
     # load: of a session it does not have (its own-list path needs the new session's cwd)
     Run(
         "rewire-dataclass-connection-field",
@@ -231,8 +232,9 @@ def test_migrated_agent_advertises_per_session(
         python, env = request.getfixturevalue("old_sdk_python"), sdk_env()
 
     frames, setups = asyncio.run(drive(run, folder, python, env))
-    # The client logs what it could not read (output on stdout that is not JSON-RPC).
-    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+    # The client logs what it could not read: the agent wrote something else than JSON-RPC on stdout.
+    unread = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert unread == [], "the client could not read the agent's stdout (a print?)"
 
     assert [s.kind for s in setups] == run.setups.split()
     for index, setup in enumerate(setups):
