@@ -39,12 +39,18 @@ class SourceAnalysis:
     - `remaining`: what still needs a person once `fixed_source` is written
       (positions refer to the original source).
     - `encoding`: the source's text encoding, for showing diffs.
+    - `callers`: each place that passes the legacy field to a schema factory, with why
+      `fix` leaves it (`None`: it fixes it), whatever `select`/`ignore` say; a project's
+      owned schema keeps the field while one is left (`settings.ProjectFacts`).
+    - `needs_project`: a rule's result depends on `ProjectFacts` the caller did not give.
     """
 
     findings: list[Finding] = field(default_factory=list)
     fixed_source: bytes | None = None
     remaining: list[Finding] = field(default_factory=list)
     encoding: str = "utf-8"
+    callers: list[tuple[Finding, str | None]] = field(default_factory=list)
+    needs_project: bool = False
 
 
 class SourceError(Exception):

@@ -38,3 +38,15 @@ class RuleSettings:
 
 
 DEFAULT_SETTINGS = RuleSettings()
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectFacts:
+    """What a run decided about the whole project before editing any file.
+
+    `schema_kept_by`: the places that still pass the legacy field to a schema factory
+    after this run (suppressed, deselected, not fixable, or outside the run), as
+    `path:line (why)`; while there is one, a schema the project owns keeps the field.
+    """
+
+    schema_kept_by: tuple[str, ...] = ()

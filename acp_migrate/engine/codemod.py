@@ -18,6 +18,7 @@ from acp_migrate.settings import DEFAULT_SETTINGS, RuleSettings
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from acp_migrate.engine.modules import ModuleSource
+    from acp_migrate.settings import ProjectFacts
 
 PYTHON_SUFFIXES = (".py", ".pyi")
 _BOM = codecs.BOM_UTF8
@@ -211,11 +212,14 @@ def analyze_source(
     settings: RuleSettings = DEFAULT_SETTINGS,
     report_unused_suppressions: bool = False,
     modules: ModuleSource | None = None,
+    project: ProjectFacts | None = None,
 ) -> SourceAnalysis:
     """Analyse one file's bytes; with `fix=False` the fixed source is not computed.
 
     `modules` finds the source of modules the file imports (`engine/modules.py`), for
     rules that read a base class defined in another file; without it they read none.
+    `project`: what the run decided about the whole project (`engine/project.py`);
+    without it, rules that depend on it say so (`SourceAnalysis.needs_project`).
 
     Only the rules `settings` enables run, and findings silenced by a suppression
     comment are dropped together with their edits (`engine/suppressions.py`).
@@ -248,6 +252,7 @@ def analyze_source(
             settings=settings,
             report_filter=report_filter,
             modules=modules,
+            project=project,
         )
     if report_unused_suppressions:
         unused = report_filter.unused(path)
@@ -337,6 +342,7 @@ def _analyze_candidate(
     settings: RuleSettings,
     report_filter: ReportFilter,
     modules: ModuleSource | None,
+    project: ProjectFacts | None,
 ) -> SourceAnalysis:
     import libcst as cst
 
@@ -398,14 +404,14 @@ def _analyze_candidate(
         # class): a report that will be dropped below must not act at all.
         return report_filter.may_drop(code) and not report_filter.keep(finding(Report(node, code, "", False)))
 
-    context = FileContext(module, settings, dropped=dropped, modules=modules)
+    context = FileContext(module, settings, dropped=dropped, modules=modules, project=project)
     rules = [rule(context) for rule in PYTHON_RULES if settings.enabled(rule.code)]
     try:
         walk(module, RuleDispatcher(context, rules, skip=skipped))
     except RecursionError:
         raise SourceError("too deeply nested to analyse") from None
     if not context.reports:
-        return SourceAnalysis(encoding=module.encoding)
+        return SourceAnalysis(encoding=module.encoding, needs_project=context.needs_project)
 
     # One code generation for the positions of every report (and follow-up) left.
     nodes = [r.node for r in context.reports] + [f.node for r in context.reports for f in r.followups]
@@ -429,6 +435,17 @@ def _analyze_candidate(
             fixed = remove_orphaned_imports(fixed, mentions(module), keep=edits.keep_imported)
         new_bytes = fixed.bytes
         fixed_source = new_bytes if new_bytes != source else None
+    kept_reports = {id(r) for r in reports}
+    callers = [
+        (finding(r), None if id(r) in kept_reports and r.fixable else "not fixable" if id(r) in kept_reports else "suppressed")
+        for r in context.reports
+        if r.caller
+    ]
     return SourceAnalysis(
-        findings=findings, fixed_source=fixed_source, remaining=remaining, encoding=module.encoding
+        findings=findings,
+        fixed_source=fixed_source,
+        remaining=remaining,
+        encoding=module.encoding,
+        callers=callers,
+        needs_project=context.needs_project,
     )

@@ -22,7 +22,6 @@ from itertools import chain, count, islice
 
 from acp_migrate.engine import code_cache, early_server
 from acp_migrate.engine.codemod import analyze_source, check_decodable, preload_analysis
-from acp_migrate.engine.modules import file_system_modules
 from acp_migrate.engine.discover import DiscoveryOptions, PathError, iter_files, under
 from acp_migrate.engine.files import (
     FileAccessError,
@@ -30,9 +29,10 @@ from acp_migrate.engine.files import (
     read_source,
     write_atomic,
 )
+from acp_migrate.engine.modules import file_system_modules
 from acp_migrate.engine.prefilter import may_contain_legacy
 from acp_migrate.findings import Finding, SourceError
-from acp_migrate.settings import DEFAULT_SETTINGS, RuleSettings
+from acp_migrate.settings import DEFAULT_SETTINGS, ProjectFacts, RuleSettings
 
 
 class Mode(StrEnum):
@@ -56,6 +56,7 @@ class FileJob:
     mode: Mode
     settings: RuleSettings = DEFAULT_SETTINGS
     report_unused_suppressions: bool = False
+    project: ProjectFacts | None = None  # None: decided after the run (engine/project.py)
 
 
 @dataclass(slots=True)  # not frozen: a frozen __init__ costs 4x, and a run makes one per file
@@ -75,6 +76,10 @@ class FileOutcome:
     fixed_source: bytes | None = None
     encoding: str = "utf-8"
     error: str | None = None
+    # Places passing the legacy field to a schema factory, and why fix leaves each.
+    callers: list[tuple[Finding, str | None]] = field(default_factory=list)
+    # Its result waits for the run's decision about the project (not written yet).
+    deferred: bool = False
 
 
 @dataclass(slots=True)
@@ -176,6 +181,8 @@ def run(
                 progress(len(outcomes), found)
     finally:
         early_server.discard()  # not needed: no candidate
+    if any(outcome.deferred for outcome in outcomes):
+        outcomes = _decide_and_redo(outcomes, template, paths, discovery_options, cwd)
     return RunResult(
         mode=mode,
         files=sorted(outcomes, key=lambda outcome: outcome.path),
@@ -184,6 +191,34 @@ def run(
             key=lambda e: (e.path, e.reason),
         ),
     )
+
+
+def _decide_and_redo(
+    outcomes: list[FileOutcome],
+    template: FileJob,
+    paths: Sequence[str | os.PathLike[str]],
+    discovery_options: DiscoveryOptions | None,
+    cwd: str,
+) -> list[FileOutcome]:
+    """Make the project-wide decision (engine/project.py), then analyse (and write)
+    again the files that waited for it; the other outcomes stand."""
+    from acp_migrate.engine.project import decide, project_root
+
+    absolute = {os.path.abspath(os.path.join(cwd, o.path)): o for o in outcomes}
+    facts = decide(
+        root=project_root(list(paths) or ["."], discovery_options),
+        run_paths=[os.path.abspath(p) for p in (paths or ["."])],
+        run_files={path: o.callers for path, o in absolute.items()},
+        settings=template.settings,
+        options=discovery_options,
+        cwd=cwd,
+    )
+    redone = {
+        path: process_file(replace(template, path=path, display_path=o.path, project=facts))
+        for path, o in absolute.items()
+        if o.deferred
+    }
+    return [redone.get(path, o) for path, o in absolute.items()]
 
 
 def process_file(job: FileJob, source: bytes | None = None) -> FileOutcome:
@@ -202,6 +237,7 @@ def process_file(job: FileJob, source: bytes | None = None) -> FileOutcome:
             settings=job.settings,
             report_unused_suppressions=job.report_unused_suppressions,
             modules=file_system_modules(job.path),
+            project=job.project,
         )
     except (FileAccessError, SourceError) as exc:
         return FileOutcome(path=job.display_path, error=exc.reason)
@@ -217,8 +253,10 @@ def process_file(job: FileJob, source: bytes | None = None) -> FileOutcome:
         remaining=sorted(analysis.remaining, key=Finding.sort_key),
         changed=fixed is not None,
         encoding=analysis.encoding,
+        callers=analysis.callers,
+        deferred=analysis.needs_project and job.project is None,
     )
-    if fixed is None or job.mode is Mode.CHECK:
+    if fixed is None or job.mode is Mode.CHECK or outcome.deferred:
         return outcome
     if job.mode is Mode.DIFF:
         return replace(outcome, original=source, fixed_source=fixed)

@@ -85,4 +85,5 @@ class InitializeKeyword(Rule):
                 arg.value,
                 self.code,
                 f"`{arg.keyword.value}=` advertises commands at initialize; ACP advertises them per session",
+                caller=True,
             )

@@ -7,6 +7,11 @@ and its attribute docstring; the `slash_commands` parameter of their `create`
 classmethods, with its entry in the docstring (Google, NumPy or Sphinx style); and
 the keyword that forwards it inside `create` (`cls(..., slash_commands=...)`). A
 parameter still used for anything else in the body is reported, not removed.
+
+The field goes only when no caller that passes it is left after the run: a caller
+that is suppressed, deselected, cannot be fixed or is outside the run keeps the
+schema as it is, reported once per field with the callers' places
+(`settings.ProjectFacts`, decided by the run before any edit: `engine/project.py`).
 """
 
 from __future__ import annotations
@@ -100,6 +105,19 @@ class OwnedSchemaField(Rule):
             for index, statement in enumerate(body)
             if (target := _field_target(statement)) is not None and target.value in LEGACY_KEYS
         ]
+        kept_by = self.context.schema_kept_by() if fields else ()
+        if kept_by:
+            for _, target in fields:
+                self.context.report(
+                    Report(
+                        target,
+                        self.code,
+                        f"field `{target.value}` of {node.name.value} stays: still passed by {_callers(kept_by)}; "
+                        "migrate those callers, then run fix again",
+                        fixable=False,
+                    )
+                )
+            return
         # The docstring entries go with the first field's fix.
         self._remove_doc_entries(node.body, {target.value for _, target in fields})
         for index, target in fields:
@@ -123,6 +141,8 @@ class OwnedSchemaField(Rule):
         forwarded = mentions(_ForwardingValues.of(node))
         used = self.context.mentions_in(node)
         legacy = [p for p in all_params(node.params) if p.name.value in LEGACY_KEYS]
+        if legacy and self.context.schema_kept_by():
+            return  # the parameter stays with the field (reported there)
         # `used` counts the parameter itself once.
         removable = [p for p in legacy if used[p.name.value] - 1 <= forwarded.get(p.name.value, 0)]
         self._remove_doc_entries(node.body, {p.name.value for p in removable})
@@ -169,6 +189,11 @@ class OwnedSchemaField(Rule):
         new_inner = remove_entries(inner, frozenset(names))
         if new_inner is not None:
             self.context.replace(docstring, docstring.with_changes(value=f"{prefix}{quote}{new_inner}{quote}"))
+
+
+def _callers(kept_by: tuple[str, ...]) -> str:
+    shown = ", ".join(f"`{c}`" for c in kept_by[:3])
+    return shown + (f" and {len(kept_by) - 3} more" if len(kept_by) > 3 else "")
 
 
 class _ForwardingValues(cst.CSTVisitor):

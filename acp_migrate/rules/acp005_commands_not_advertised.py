@@ -64,7 +64,15 @@ TODO_MARK = "# acp-migrate: TODO"
 TODO_WIDTH = 99  # a TODO line, indentation included, fits this
 
 
-def remove_advertised(context: FileContext, anchor: cst.CSTNode, value: cst.BaseExpression, code: str, message: str) -> None:
+def remove_advertised(
+    context: FileContext,
+    anchor: cst.CSTNode,
+    value: cst.BaseExpression,
+    code: str,
+    message: str,
+    *,
+    caller: bool = False,
+) -> None:
     """Report `anchor` (a keyword or dict entry whose `value` advertised commands at
     initialize) under `code` and remove it, moving the commands into the agent's
     session setup handlers (`rules/rewire.py`) and the locals that only fed them.
@@ -72,11 +80,21 @@ def remove_advertised(context: FileContext, anchor: cst.CSTNode, value: cst.Base
     When they cannot be moved safely, nothing is removed: the code stays where it is
     with a TODO line above its statement, the report is not fixable, and its ACP005
     follow-up says why. A report that will be dropped (suppressed, disabled) does not
-    rewire, so that a class is not taken for rewired by a rewire dropped with it."""
-    if context.dropped(anchor, code) or _forwards_schema_parameter(context, value) or context.is_provably_empty(value):
+    rewire, so that a class is not taken for rewired by a rewire dropped with it.
+
+    `caller`: `anchor` passes the field to a schema factory (`Report.caller`). Inside a
+    schema the project owns, the keyword forwarding `create`'s own parameter goes with
+    that parameter: it stays while the schema keeps the field."""
+    if _forwards_schema_parameter(context, value):
+        if not context.schema_kept_by():
+            context.drop_value(value)
+            context.remove(anchor)
+            context.report(Report(anchor, code, message, fixable=True))
+        return
+    if context.dropped(anchor, code) or context.is_provably_empty(value):
         context.drop_value(value)
         context.remove(anchor)
-        context.report(Report(anchor, code, message, fixable=True))
+        context.report(Report(anchor, code, message, fixable=True, caller=caller))
         return
     origin, feeding = context.value_origin(value)
     try:
@@ -87,7 +105,7 @@ def remove_advertised(context: FileContext, anchor: cst.CSTNode, value: cst.Base
         for statement in feeding:
             context.remove(statement)
         context.remove(anchor)
-        context.report(Report(anchor, code, message, fixable=True))
+        context.report(Report(anchor, code, message, fixable=True, caller=caller))
         return
     source = context.code(value)
     _add_todo(context, source)
@@ -98,7 +116,9 @@ def remove_advertised(context: FileContext, anchor: cst.CSTNode, value: cst.Base
         f"session setup handlers: {reason}; advertise them per session (acp-migrate rules ACP005)",
         fixable=False,
     )
-    context.report(Report(anchor, code, f"{message}; `fix` cannot move it: {reason}", fixable=False, followups=[followup]))
+    context.report(
+        Report(anchor, code, f"{message}; `fix` cannot move it: {reason}", fixable=False, followups=[followup], caller=caller)
+    )
 
 
 def _add_todo(context: FileContext, source: str) -> None:

@@ -15,7 +15,7 @@ import libcst as cst
 
 from acp_migrate.cst.names import ImportTable, MentionCounter, last_part
 from acp_migrate.cst.walk import walk
-from acp_migrate.settings import DEFAULT_SETTINGS, RuleSettings
+from acp_migrate.settings import DEFAULT_SETTINGS, ProjectFacts, RuleSettings
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,9 @@ class Report:
     followups: list[Report] = field(default_factory=list)
     # What fixing it changes: the edits registered since the previous report.
     edits: Edits = field(default_factory=lambda: Edits())
+    # It passes the legacy field to a schema factory: an owned schema keeps the field
+    # while a caller that fix leaves remains (`FileContext.schema_kept_by`).
+    caller: bool = False
 
 
 class Rule:
@@ -74,10 +77,14 @@ class FileContext:
         settings: RuleSettings = DEFAULT_SETTINGS,
         dropped: Callable[[cst.CSTNode, str], bool] | None = None,
         modules: Callable[[str, str | None], tuple[str, bytes] | None] | None = None,
+        project: ProjectFacts | None = None,
     ) -> None:
         self.module = module
         # The source of a module this file imports (engine/modules.py), or None.
         self.modules = modules
+        # What the run decided about the whole project; None: not decided (yet).
+        self.project = project
+        self.needs_project = False
         self.settings = settings
         # Whether a report of (node, code) will be dropped (a disabled rule, a suppression
         # comment): ask before acting beyond the report's own edits.
@@ -125,6 +132,15 @@ class FileContext:
         if isinstance(owner, cst.ClassDef) and self.schema_class(owner) is not None:
             return owner.name.value, function
         return None
+
+    def schema_kept_by(self) -> tuple[str, ...]:
+        """Callers that keep an owned schema's legacy field this run (empty: remove it).
+        Undecided (no `ProjectFacts`), the answer is empty and the analysis says it
+        needs the facts, so that the run can decide and analyse the file again."""
+        if self.project is None:
+            self.needs_project = True
+            return ()
+        return self.project.schema_kept_by
 
     # -- names ----------------------------------------------------------------
     def resolve(self, node: cst.BaseExpression) -> str | None:

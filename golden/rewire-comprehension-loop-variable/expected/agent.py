@@ -17,7 +17,7 @@ class ComprehensionAgent:
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
         for c in self.names:
-            print(c)
+            assert c
         return InitializeResponse.create(
             protocol_version=protocol_version,
         )

@@ -14,7 +14,7 @@ class ComprehensionAgent:
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
         for c in self.names:
-            print(c)
+            assert c
         return InitializeResponse.create(
             protocol_version=protocol_version,
             slash_commands=[AvailableCommand(name=c, description=c) for c in self.names],
