@@ -304,11 +304,20 @@ def test_check_reports_what_the_whole_file_analysis_reports(path) -> None:
     source = path.read_bytes()
     assert_check_matches_whole_file(source)
     assert_check_matches_whole_file(padded(source))
-    # Findings of the padded file are the original's, moved down by the padding.
+    # Findings of the padded file are the original's, moved down by the padding; only why
+    # `fix` cannot move a list may differ (definitions between the imports leave the
+    # rewire no import section to add the runtime import to).
     plain = outcome(source, fix=False)
     moved = outcome(padded(source), fix=False)
     if plain[0] != "error":
-        assert [(f.code, f.message) for f in plain[0]] == [(f.code, f.message) for f in moved[0]]
+        assert [(f.code, without_reason(f.message)) for f in plain[0]] == [
+            (f.code, without_reason(f.message)) for f in moved[0]
+        ]
+
+
+def without_reason(message: str) -> str:
+    """A finding's message without the reason `fix` cannot move the list, if any."""
+    return message.split("; `fix` cannot move it: ")[0]
 
 
 def test_positions_come_from_the_original_lines() -> None:

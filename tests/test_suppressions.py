@@ -69,7 +69,8 @@ def test_a_suppression_of_another_code_does_not_silence() -> None:
 
 
 def test_the_edits_of_a_suppressed_finding_go_with_it() -> None:
-    # The keyword, the local that fed it and any rewiring are the finding's edits.
+    # The finding's edits go with it: here its TODO (the list cannot move); a moved list's
+    # are the keyword, the local that fed it and the rewiring.
     source = FEEDING_LOCAL.format(comment="  # acp-migrate: ignore[ACP001]")
 
     analysis = analyse(source)
@@ -78,19 +79,25 @@ def test_the_edits_of_a_suppressed_finding_go_with_it() -> None:
     assert analysis.fixed_source is None
 
 
-def test_without_the_suppression_the_same_code_is_fixed() -> None:
+def test_without_the_suppression_the_same_code_gets_its_todo() -> None:
+    # Not an agent's initialize: the list cannot move, so the code stays with a TODO.
     analysis = analyse(FEEDING_LOCAL.format(comment=""))
 
     assert codes(analysis.findings) == [(6, "ACP001")]
-    assert "cmds = agent" not in analysis.fixed_source.decode()
+    assert codes(analysis.remaining) == [(6, "ACP005")]
+    fixed = analysis.fixed_source.decode()
+    assert "    cmds = agent.get_commands()\n    # acp-migrate: TODO: advertise `cmds` per session" in fixed
+    assert "slash_commands=cmds)\n" in fixed
 
 
-def test_suppressing_only_the_followup_still_fixes() -> None:
+def test_suppressing_only_the_followup_silences_it_and_the_code_stays() -> None:
     analysis = analyse(FEEDING_LOCAL.format(comment="  # acp-migrate: ignore[ACP005]"))
 
     assert codes(analysis.findings) == [(6, "ACP001")]
     assert "ACP005" not in {f.code for f in analysis.remaining}
-    assert "slash_commands" not in analysis.fixed_source.decode()
+    fixed = analysis.fixed_source.decode()
+    assert "cmds = agent.get_commands()" in fixed
+    assert "slash_commands=cmds)  # acp-migrate: ignore[ACP005]" in fixed
 
 
 SCHEMA = (

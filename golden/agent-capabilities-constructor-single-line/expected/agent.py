@@ -9,7 +9,6 @@ class RegistryAgent:
         self.registry = registry
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
-        # acp-migrate: TODO: advertise `self.registry.as_acp()` per session; not moved automatically: class `RegistryAgent` has no session setup handler
         caps = AgentCapabilities(load_session=True, prompt_capabilities=PromptCapabilities(image=True))
         return InitializeResponse(
             protocol_version=protocol_version,

@@ -9,7 +9,7 @@ class RegistryAgent:
         self.registry = registry
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
-        caps = AgentCapabilities(load_session=True, slash_commands=self.registry.as_acp(), prompt_capabilities=PromptCapabilities(image=True))
+        caps = AgentCapabilities(load_session=True, slash_commands=[], prompt_capabilities=PromptCapabilities(image=True))
         return InitializeResponse(
             protocol_version=protocol_version,
             agent_capabilities=caps,

@@ -3,7 +3,6 @@ from acp.schema import AgentCapabilities, AvailableCommand, InitializeResponse
 
 
 def build_capabilities(commands: list[AvailableCommand]) -> AgentCapabilities:
-    # acp-migrate: TODO: advertise `commands` per session; not moved automatically: it is not in an agent class's `initialize` method
     return AgentCapabilities.create(load_session=True)
 
 

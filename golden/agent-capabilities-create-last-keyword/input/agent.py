@@ -3,7 +3,7 @@ from acp.schema import AgentCapabilities, AvailableCommand, InitializeResponse
 
 
 def build_capabilities(commands: list[AvailableCommand]) -> AgentCapabilities:
-    return AgentCapabilities.create(load_session=True, slash_commands=commands)
+    return AgentCapabilities.create(load_session=True, slash_commands=[])
 
 
 class EchoAgent:

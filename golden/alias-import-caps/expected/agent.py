@@ -10,6 +10,5 @@ class AliasAgent:
         return list(self._commands.values())
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
-        # acp-migrate: TODO: advertise `self.list_commands()` per session; not moved automatically: class `AliasAgent` has no session setup handler
         caps = Caps(load_session=True)
         return InitializeResponse(protocol_version=protocol_version, agent_capabilities=caps)

@@ -10,5 +10,5 @@ class AliasAgent:
         return list(self._commands.values())
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
-        caps = Caps(load_session=True, slash_commands=self.list_commands())
+        caps = Caps(load_session=True, slash_commands=[])
         return InitializeResponse(protocol_version=protocol_version, agent_capabilities=caps)

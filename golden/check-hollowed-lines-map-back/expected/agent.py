@@ -37,9 +37,10 @@ def more(x):
 
 
 def capabilities(commands):
-    # acp-migrate: TODO: advertise `commands` per session; not moved automatically: it is not in an agent class's `initialize` method
+    # acp-migrate: TODO: advertise `commands` per session (acp-migrate rules ACP005)
     return AgentCapabilities(
         load_session=True,
+        slash_commands=commands,  # acp-migrate: ignore[ACP005]
     )
 
 
@@ -49,5 +50,5 @@ def more_unrelated(x):
 
 
 def advertised(commands):
-    # acp-migrate: TODO: advertise `commands` per session; not moved automatically: it is not in an agent class's `initialize` method
-    return AgentCapabilities(load_session=True)
+    # acp-migrate: TODO: advertise `commands` per session (acp-migrate rules ACP005)
+    return AgentCapabilities(load_session=True, slash_commands=commands)

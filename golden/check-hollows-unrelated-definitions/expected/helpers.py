@@ -29,8 +29,8 @@ class Helper:
 
 
 def capabilities(commands):
-    # acp-migrate: TODO: advertise `commands` per session; not moved automatically: it is not in an agent class's `initialize` method
-    return AgentCapabilities(load_session=True)
+    # acp-migrate: TODO: advertise `commands` per session (acp-migrate rules ACP005)
+    return AgentCapabilities(load_session=True, slash_commands=commands)
 
 
 def after():

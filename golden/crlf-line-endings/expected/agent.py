@@ -1,13 +1,23 @@
-# Case: CRLF line endings are preserved by the fix
+# Case: CRLF line endings are preserved by the fix, in what it removes and in the rewire's new lines
 from typing import Any
 
-from acp.schema import AgentCapabilities, InitializeResponse
+from acp.schema import AgentCapabilities, InitializeResponse, NewSessionResponse
+from acp_migrate.runtime import CommandAdvertiser
 
 
 class WindowsAgent:
+    def on_connect(self, conn) -> None:
+        self.conn = conn
+        self.command_advertiser = CommandAdvertiser().bind(conn)
+
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
-        # acp-migrate: TODO: advertise `self.load_commands()` per session; not moved automatically: class `WindowsAgent` has no session setup handler
         caps = AgentCapabilities(
             load_session=True,
         )
         return InitializeResponse(protocol_version=protocol_version, agent_capabilities=caps)
+
+    async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
+        return self.command_advertiser.attach(
+            NewSessionResponse(session_id="s1"),
+            always=self.load_commands(),
+        )

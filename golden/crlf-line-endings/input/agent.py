@@ -1,10 +1,13 @@
-# Case: CRLF line endings are preserved by the fix
+# Case: CRLF line endings are preserved by the fix, in what it removes and in the rewire's new lines
 from typing import Any
 
-from acp.schema import AgentCapabilities, InitializeResponse
+from acp.schema import AgentCapabilities, InitializeResponse, NewSessionResponse
 
 
 class WindowsAgent:
+    def on_connect(self, conn) -> None:
+        self.conn = conn
+
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
         # Commands come from the plugin directory
         skill_commands = self.load_commands()
@@ -13,3 +16,6 @@ class WindowsAgent:
             slash_commands=skill_commands,
         )
         return InitializeResponse(protocol_version=protocol_version, agent_capabilities=caps)
+
+    async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
+        return NewSessionResponse(session_id="s1")

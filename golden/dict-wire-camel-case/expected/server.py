@@ -9,7 +9,6 @@ class RawAgent:
         self.commands = commands
 
     async def handle_initialize(self, params: dict[str, Any]) -> dict[str, Any]:
-        # acp-migrate: TODO: advertise `[{"name": c["name"], "description": c["description"]} for c in self.commands]` per session; not moved automatically: it is not in an agent class's `initialize` method
         return {
             "protocolVersion": params.get("protocolVersion", 1),
             "agentCapabilities": {

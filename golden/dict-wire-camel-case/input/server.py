@@ -14,7 +14,7 @@ class RawAgent:
             "agentCapabilities": {
                 "loadSession": True,
                 "promptCapabilities": {"image": False, "audio": False},
-                "slashCommands": [{"name": c["name"], "description": c["description"]} for c in self.commands],
+                "slashCommands": [],
             },
             "agentInfo": {"name": "raw-agent", "version": "0.3.0"},
         }

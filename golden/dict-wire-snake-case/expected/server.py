@@ -8,7 +8,6 @@ class JsonLineAgent:
         return [{"name": name, "description": doc} for name, doc in self._commands.items()]
 
     def initialize_result(self, protocol_version: int) -> str:
-        # acp-migrate: TODO: advertise `self.list_commands()` per session; not moved automatically: it is not in an agent class's `initialize` method
         result = {
             "protocol_version": protocol_version,
             "agent_capabilities": {"load_session": True},

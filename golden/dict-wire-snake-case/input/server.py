@@ -10,6 +10,6 @@ class JsonLineAgent:
     def initialize_result(self, protocol_version: int) -> str:
         result = {
             "protocol_version": protocol_version,
-            "agent_capabilities": {"slash_commands": self.list_commands(), "load_session": True},
+            "agent_capabilities": {"slash_commands": [], "load_session": True},
         }
         return json.dumps(result)

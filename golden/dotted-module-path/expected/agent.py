@@ -9,6 +9,5 @@ class DottedAgent:
         self._commands = commands
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> acp.schema.InitializeResponse:
-        # acp-migrate: TODO: advertise `self._commands` per session; not moved automatically: class `DottedAgent` has no session setup handler
         caps = acp.schema.AgentCapabilities(load_session=True)
         return acp.schema.InitializeResponse(protocol_version=protocol_version, agent_capabilities=caps)

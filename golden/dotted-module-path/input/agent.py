@@ -9,5 +9,5 @@ class DottedAgent:
         self._commands = commands
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> acp.schema.InitializeResponse:
-        caps = acp.schema.AgentCapabilities(slash_commands=self._commands, load_session=True)
+        caps = acp.schema.AgentCapabilities(slash_commands=[], load_session=True)
         return acp.schema.InitializeResponse(protocol_version=protocol_version, agent_capabilities=caps)

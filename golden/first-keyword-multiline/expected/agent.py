@@ -6,7 +6,6 @@ from acp.schema import AgentCapabilities, InitializeResponse, PromptCapabilities
 
 class FirstAgent:
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
-        # acp-migrate: TODO: advertise `await self.discover_commands()` per session; not moved automatically: class `FirstAgent` has no session setup handler
         capabilities = AgentCapabilities(
             load_session=True,
             prompt_capabilities=PromptCapabilities(audio=False, image=True),

@@ -7,7 +7,7 @@ from acp.schema import AgentCapabilities, InitializeResponse, PromptCapabilities
 class FirstAgent:
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
         capabilities = AgentCapabilities(
-            slash_commands=await self.discover_commands(),
+            slash_commands=[],
             load_session=True,
             prompt_capabilities=PromptCapabilities(audio=False, image=True),
         )

@@ -1,4 +1,4 @@
-# Case: AvailableCommand is still used in a string annotation, so its import stays after the fix
+# Case: AvailableCommand is still used in a string annotation, so its import stays after the fix removes the empty local annotated with it
 from typing import Any
 
 from acp.schema import AgentCapabilities, AvailableCommand, InitializeResponse
@@ -12,7 +12,6 @@ class ReviewAgent:
         return self._review
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
-        # acp-migrate: TODO: advertise `[AvailableCommand(name="review", description="Review the diff")]` per session; not moved automatically: class `ReviewAgent` has no session setup handler
         caps = AgentCapabilities(
             load_session=True,
         )

@@ -1,4 +1,4 @@
-# Case: AvailableCommand is still used in a string annotation, so its import stays after the fix
+# Case: AvailableCommand is still used in a string annotation, so its import stays after the fix removes the empty local annotated with it
 from typing import Any
 
 from acp.schema import AgentCapabilities, AvailableCommand, InitializeResponse
@@ -12,8 +12,9 @@ class ReviewAgent:
         return self._review
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        commands: list[AvailableCommand] = []
         caps = AgentCapabilities(
             load_session=True,
-            slash_commands=[AvailableCommand(name="review", description="Review the diff")],
+            slash_commands=commands,
         )
         return InitializeResponse(protocol_version=protocol_version, agent_capabilities=caps)

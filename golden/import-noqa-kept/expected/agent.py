@@ -8,7 +8,6 @@ from acp.schema import AvailableCommand  # noqa: F401
 
 class PluginHost:
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
-        # acp-migrate: TODO: advertise `[AvailableCommand(name="plugins", description="List loaded plugins")]` per session; not moved automatically: class `PluginHost` has no session setup handler
         caps = AgentCapabilities(
             load_session=True,
         )

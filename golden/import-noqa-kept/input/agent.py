@@ -8,8 +8,9 @@ from acp.schema import AvailableCommand  # noqa: F401
 
 class PluginHost:
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        commands: list[AvailableCommand] = []
         caps = AgentCapabilities(
             load_session=True,
-            slash_commands=[AvailableCommand(name="plugins", description="List loaded plugins")],
+            slash_commands=commands,
         )
         return InitializeResponse(protocol_version=protocol_version, agent_capabilities=caps)

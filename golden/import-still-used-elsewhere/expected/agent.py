@@ -1,4 +1,4 @@
-# Case: AvailableCommand is used by the removed value and by the per-session path, so its import stays
+# Case: AvailableCommand is used by the removed local's annotation and by the per-session path, so its import stays
 from typing import Any
 
 from acp.schema import AgentCapabilities, AvailableCommand, AvailableCommandsUpdate, InitializeResponse
@@ -8,7 +8,6 @@ HELP = AvailableCommand(name="help", description="Show what this agent can do")
 
 class HelpfulAgent:
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
-        # acp-migrate: TODO: advertise `[AvailableCommand(name="help", description="Show help")]` per session; not moved automatically: class `HelpfulAgent` has no session setup handler
         caps = AgentCapabilities(load_session=True)
         return InitializeResponse(protocol_version=protocol_version, agent_capabilities=caps)
 

@@ -1,4 +1,4 @@
-# Case: an inline command list in a class without setup handlers: a TODO, and AvailableCommand stays imported for it
+# Case: an inline command list in a class without setup handlers: the list stays where it is, with a TODO above it, and so does the AvailableCommand import
 from typing import Any
 
 from acp.schema import (

@@ -1,25 +1,36 @@
-# Case: the command list is passed inline as slash_commands=self.get_skill_commands()
+# Case: the command list is passed inline as slash_commands=self.get_skill_commands(): the call itself moves into new_session
 from __future__ import annotations
 
 from typing import Any
 
-from acp.schema import InitializeResponse
+from acp.schema import InitializeResponse, NewSessionResponse
 
 from .skills import SkillBridge
+from acp_migrate.runtime import CommandAdvertiser
 
 
 class SkillAgent:
     def __init__(self, bridge: SkillBridge) -> None:
         self._bridge = bridge
+        self.command_advertiser = CommandAdvertiser()
+
+    def on_connect(self, conn) -> None:
+        self._conn = conn
+        self.command_advertiser.bind(conn)
 
     def get_skill_commands(self):
         return self._bridge.as_available_commands()
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
-        # acp-migrate: TODO: advertise `self.get_skill_commands()` per session; not moved automatically: class `SkillAgent` has no session setup handler
         return InitializeResponse.create(
             protocol_version=protocol_version,
             name="skill-agent",
             version="0.4.1",
             load_session=False,
+        )
+
+    async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
+        return self.command_advertiser.attach(
+            NewSessionResponse(session_id="s1"),
+            always=self.get_skill_commands(),
         )

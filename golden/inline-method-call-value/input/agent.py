@@ -1,9 +1,9 @@
-# Case: the command list is passed inline as slash_commands=self.get_skill_commands()
+# Case: the command list is passed inline as slash_commands=self.get_skill_commands(): the call itself moves into new_session
 from __future__ import annotations
 
 from typing import Any
 
-from acp.schema import InitializeResponse
+from acp.schema import InitializeResponse, NewSessionResponse
 
 from .skills import SkillBridge
 
@@ -11,6 +11,9 @@ from .skills import SkillBridge
 class SkillAgent:
     def __init__(self, bridge: SkillBridge) -> None:
         self._bridge = bridge
+
+    def on_connect(self, conn) -> None:
+        self._conn = conn
 
     def get_skill_commands(self):
         return self._bridge.as_available_commands()
@@ -23,3 +26,6 @@ class SkillAgent:
             slash_commands=self.get_skill_commands(),
             load_session=False,
         )
+
+    async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
+        return NewSessionResponse(session_id="s1")

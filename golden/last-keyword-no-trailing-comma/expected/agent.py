@@ -6,7 +6,6 @@ from acp.schema import InitializeResponse
 
 class NoCommaAgent:
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
-        # acp-migrate: TODO: advertise `self.command_registry.all()` per session; not moved automatically: class `NoCommaAgent` has no session setup handler
         return InitializeResponse.create(
             protocol_version=protocol_version,
             name="no-comma",

@@ -11,5 +11,5 @@ class NoCommaAgent:
             name="no-comma",
             version="2.0.0",
             load_session=True,
-            slash_commands=self.command_registry.all()
+            slash_commands=[]
         )

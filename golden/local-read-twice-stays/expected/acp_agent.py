@@ -1,4 +1,4 @@
-# Case: the local that fed slash_commands= is also read elsewhere in the function, so only the keyword goes
+# Case: the local that fed slash_commands= is also read elsewhere in the function: the list uses a local of initialize and cannot move; the local and the keyword stay, with a TODO above
 import logging
 from typing import Any
 
@@ -11,9 +11,10 @@ class SkillAgent:
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
         skill_commands = self.get_skill_commands()
         logger.info("loaded %d skill commands", len(skill_commands))
-        # acp-migrate: TODO: advertise `skill_commands` per session; not moved automatically: it uses `skill_commands`, which only exists inside `initialize`
+        # acp-migrate: TODO: advertise `skill_commands` per session (acp-migrate rules ACP005)
         return InitializeResponse.create(
             protocol_version=protocol_version,
             name="skill-agent",
             version="1.0.0",
+            slash_commands=skill_commands,
         )

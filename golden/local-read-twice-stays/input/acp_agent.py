@@ -1,4 +1,4 @@
-# Case: the local that fed slash_commands= is also read elsewhere in the function, so only the keyword goes
+# Case: the local that fed slash_commands= is also read elsewhere in the function: the list uses a local of initialize and cannot move; the local and the keyword stay, with a TODO above
 import logging
 from typing import Any
 

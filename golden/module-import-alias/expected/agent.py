@@ -9,7 +9,6 @@ class ModuleAliasAgent:
         self.commands = commands
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> s.InitializeResponse:
-        # acp-migrate: TODO: advertise `self.commands` per session; not moved automatically: class `ModuleAliasAgent` has no session setup handler
         return s.InitializeResponse(
             protocol_version=protocol_version,
             agent_capabilities=s.AgentCapabilities(

@@ -13,6 +13,6 @@ class ModuleAliasAgent:
             protocol_version=protocol_version,
             agent_capabilities=s.AgentCapabilities(
                 load_session=True,
-                slash_commands=self.commands,
+                slash_commands=[],
             ),
         )

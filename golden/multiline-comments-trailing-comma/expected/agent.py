@@ -7,7 +7,6 @@ from acp.schema import InitializeResponse
 
 class CommentedAgent:
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
-        # acp-migrate: TODO: advertise `self.skills.as_commands()` per session; not moved automatically: class `CommentedAgent` has no session setup handler
         return InitializeResponse.create(
             protocol_version=protocol_version,
             name="commented-agent",

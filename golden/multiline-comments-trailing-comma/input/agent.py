@@ -14,7 +14,7 @@ class CommentedAgent:
             # Session capabilities
             load_session=True,
             # Skills (RFC-0016)
-            slash_commands=self.skills.as_commands(),  # advertised at init time
+            slash_commands=[],  # advertised at init time
             # MCP transports
             mcp_http=True,
             mcp_sse=False,

@@ -9,7 +9,6 @@ from . import __version__
 
 class PoolAgent:
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
-        # acp-migrate: TODO: advertise `self._command_store.list_commands()` per session; not moved automatically: class `PoolAgent` has no session setup handler
         return InitializeResponse(
             protocol_version=PROTOCOL_VERSION,
             agent_capabilities=AgentCapabilities(

@@ -14,7 +14,7 @@ class PoolAgent:
             agent_capabilities=AgentCapabilities(
                 load_session=True,
                 prompt_capabilities=PromptCapabilities(image=True, embedded_context=True),
-                slash_commands=self._command_store.list_commands(),
+                slash_commands=[],
             ),
             agent_info=Implementation(name="pool-agent", version=__version__),
         )

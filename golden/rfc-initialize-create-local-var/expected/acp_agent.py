@@ -1,15 +1,20 @@
-# Case: RFC-0032 shape: a local feeds slash_commands= in InitializeResponse.create; keyword and local go
+# Case: RFC-0032 shape: a local feeds slash_commands= in InitializeResponse.create; keyword and local go, the local's value moves into new_session
 from __future__ import annotations
 
 from importlib.metadata import version as _version
 from typing import Any
 
 from acp import PROTOCOL_VERSION
-from acp.schema import AvailableCommand, InitializeResponse
+from acp.schema import AvailableCommand, InitializeResponse, NewSessionResponse
+from acp_migrate.runtime import CommandAdvertiser
 
 
 class AgentPoolACPAgent:
     """ACP agent exposing an AgentPool node."""
+
+    def on_connect(self, conn) -> None:
+        self._conn = conn
+        self.command_advertiser = CommandAdvertiser().bind(conn)
 
     def get_skill_commands(self) -> list[AvailableCommand]:
         return [skill.to_acp_command() for skill in self.skills.values()]
@@ -17,11 +22,16 @@ class AgentPoolACPAgent:
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
         version = min(protocol_version, PROTOCOL_VERSION)
 
-        # acp-migrate: TODO: advertise `self.get_skill_commands()` per session; not moved automatically: class `AgentPoolACPAgent` has no session setup handler
         return InitializeResponse.create(
             protocol_version=version,
             name="agentpool",
             title="AgentPool",
             version=_version("agentpool"),
             load_session=True,
+        )
+
+    async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
+        return self.command_advertiser.attach(
+            NewSessionResponse(session_id=self.sessions.open(cwd)),
+            always=self.get_skill_commands(),
         )

@@ -1,15 +1,18 @@
-# Case: RFC-0032 shape: a local feeds slash_commands= in InitializeResponse.create; keyword and local go
+# Case: RFC-0032 shape: a local feeds slash_commands= in InitializeResponse.create; keyword and local go, the local's value moves into new_session
 from __future__ import annotations
 
 from importlib.metadata import version as _version
 from typing import Any
 
 from acp import PROTOCOL_VERSION
-from acp.schema import AvailableCommand, InitializeResponse
+from acp.schema import AvailableCommand, InitializeResponse, NewSessionResponse
 
 
 class AgentPoolACPAgent:
     """ACP agent exposing an AgentPool node."""
+
+    def on_connect(self, conn) -> None:
+        self._conn = conn
 
     def get_skill_commands(self) -> list[AvailableCommand]:
         return [skill.to_acp_command() for skill in self.skills.values()]
@@ -27,3 +30,6 @@ class AgentPoolACPAgent:
             load_session=True,
             slash_commands=skill_commands,  # ← ADVERTISED AT INIT TIME
         )
+
+    async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
+        return NewSessionResponse(session_id=self.sessions.open(cwd))

@@ -1,12 +1,16 @@
-# Case: scope-aware local removal: skill_commands goes in initialize, the same name in new_session stays
+# Case: scope-aware local removal: skill_commands goes in initialize (its value moves into new_session), the same name in new_session stays
 from typing import Any
 
 from acp.schema import AvailableCommandsUpdate, InitializeResponse, NewSessionResponse
+from acp_migrate.runtime import CommandAdvertiser
 
 
 class SkillAgent:
+    def on_connect(self, conn) -> None:
+        self._conn = conn
+        self.command_advertiser = CommandAdvertiser().bind(conn)
+
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
-        # acp-migrate: TODO: advertise `self.get_skill_commands()` per session; not moved automatically: class `SkillAgent` has no `__init__` or `on_connect(conn)` to create a CommandAdvertiser in
         return InitializeResponse.create(
             protocol_version=protocol_version,
             name="skill-agent",
@@ -23,4 +27,7 @@ class SkillAgent:
                 available_commands=skill_commands,
             ),
         )
-        return NewSessionResponse(session_id=session_id)
+        return self.command_advertiser.attach(
+            NewSessionResponse(session_id=session_id),
+            always=self.get_skill_commands(),
+        )

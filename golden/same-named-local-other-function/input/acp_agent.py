@@ -1,10 +1,13 @@
-# Case: scope-aware local removal: skill_commands goes in initialize, the same name in new_session stays
+# Case: scope-aware local removal: skill_commands goes in initialize (its value moves into new_session), the same name in new_session stays
 from typing import Any
 
 from acp.schema import AvailableCommandsUpdate, InitializeResponse, NewSessionResponse
 
 
 class SkillAgent:
+    def on_connect(self, conn) -> None:
+        self._conn = conn
+
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
         skill_commands = self.get_skill_commands()
         return InitializeResponse.create(

@@ -1,4 +1,4 @@
-# Case: the list is awaited but a setup handler is synchronous: moving it would not compile; a TODO
+# Case: the list is awaited but a setup handler is synchronous: moving it would not compile; the keyword stays where it is, with a TODO above it
 from typing import Any
 
 from acp.schema import InitializeResponse, NewSessionResponse
@@ -9,8 +9,8 @@ class SyncHandlerAgent:
         self.conn = conn
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
-        # acp-migrate: TODO: advertise `await self.load()` per session; not moved automatically: it awaits, and `new_session` is not async
-        return InitializeResponse.create(protocol_version=protocol_version)
+        # acp-migrate: TODO: advertise `await self.load()` per session (acp-migrate rules ACP005)
+        return InitializeResponse.create(protocol_version=protocol_version, slash_commands=await self.load())
 
     def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
         return NewSessionResponse(session_id="s")

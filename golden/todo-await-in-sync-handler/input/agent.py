@@ -1,4 +1,4 @@
-# Case: the list is awaited but a setup handler is synchronous: moving it would not compile; a TODO
+# Case: the list is awaited but a setup handler is synchronous: moving it would not compile; the keyword stays where it is, with a TODO above it
 from typing import Any
 
 from acp.schema import InitializeResponse, NewSessionResponse

@@ -1,4 +1,4 @@
-# Case: the list depends on initialize's own arguments: it cannot move; a TODO stays behind
+# Case: the list depends on initialize's own arguments: it cannot move; the keyword and the local feeding it stay, with a TODO above them
 from typing import Any
 
 from acp.schema import InitializeResponse, NewSessionResponse
@@ -9,8 +9,9 @@ class ClientAwareAgent:
         self.conn = conn
 
     async def initialize(self, protocol_version: int, client_capabilities: Any = None, **kwargs: Any) -> InitializeResponse:
-        # acp-migrate: TODO: advertise `self.commands_for(client_capabilities)` per session; not moved automatically: it uses `client_capabilities`, which only exists inside `initialize`
-        return InitializeResponse.create(protocol_version=protocol_version)
+        commands = self.commands_for(client_capabilities)
+        # acp-migrate: TODO: advertise `commands` per session (acp-migrate rules ACP005)
+        return InitializeResponse.create(protocol_version=protocol_version, slash_commands=commands)
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
         return NewSessionResponse(session_id="s")

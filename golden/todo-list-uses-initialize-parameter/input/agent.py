@@ -1,4 +1,4 @@
-# Case: the list depends on initialize's own arguments: it cannot move; a TODO stays behind
+# Case: the list depends on initialize's own arguments: it cannot move; the keyword and the local feeding it stay, with a TODO above them
 from typing import Any
 
 from acp.schema import InitializeResponse, NewSessionResponse

@@ -1,4 +1,4 @@
-# Case: setup handlers but no on_connect(conn): nowhere to bind the advertiser; a TODO stays behind
+# Case: setup handlers but no __init__ or on_connect(conn): nowhere to create and bind the advertiser; the keyword stays, with a TODO above it
 from typing import Any
 
 from acp.schema import InitializeResponse, NewSessionResponse
@@ -6,8 +6,8 @@ from acp.schema import InitializeResponse, NewSessionResponse
 
 class UnwiredAgent:
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
-        # acp-migrate: TODO: advertise `self.commands()` per session; not moved automatically: class `UnwiredAgent` has no `__init__` or `on_connect(conn)` to create a CommandAdvertiser in
-        return InitializeResponse.create(protocol_version=protocol_version)
+        # acp-migrate: TODO: advertise `self.commands()` per session (acp-migrate rules ACP005)
+        return InitializeResponse.create(protocol_version=protocol_version, slash_commands=self.commands())
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
         return NewSessionResponse(session_id="s")

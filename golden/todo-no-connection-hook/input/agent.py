@@ -1,4 +1,4 @@
-# Case: setup handlers but no on_connect(conn): nowhere to bind the advertiser; a TODO stays behind
+# Case: setup handlers but no __init__ or on_connect(conn): nowhere to create and bind the advertiser; the keyword stays, with a TODO above it
 from typing import Any
 
 from acp.schema import InitializeResponse, NewSessionResponse

@@ -9,7 +9,6 @@ class CommandAgent:
         self.commands = commands
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
-        # acp-migrate: TODO: advertise `self.commands` per session; not moved automatically: class `CommandAgent` has no session setup handler
         capabilities = AgentCapabilities(
             loadSession=True,
         )

@@ -11,6 +11,6 @@ class CommandAgent:
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
         capabilities = AgentCapabilities(
             loadSession=True,
-            slashCommands=self.commands,
+            slashCommands=[],
         )
         return InitializeResponse(protocolVersion=protocol_version, agentCapabilities=capabilities)
