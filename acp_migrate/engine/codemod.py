@@ -425,8 +425,11 @@ def _analyze_candidate(
     findings = sorted((found for _, found in kept), key=Finding.sort_key)
     # What a person must still do: the findings fix leaves, each explained by its
     # follow-ups when it has some (ACP005 says why a list could not be moved).
-    followups = [found for r in reports for f in r.followups if report_filter.keep(found := finding(f))]
-    remaining = sorted([found for r, found in kept if not r.fixable and not r.followups] + followups, key=Finding.sort_key)
+    explained = {id(r): [found for f in r.followups if report_filter.keep(found := finding(f))] for r in reports}
+    followups = [found for r in reports for found in explained[id(r)]]
+    remaining = sorted(
+        [found for r, found in kept if not r.fixable and not explained[id(r)]] + followups, key=Finding.sort_key
+    )
     edits = Edits.merge([r.edits for r in reports] + [context.pending_edits()])
     fixed_source = None
     if fix and edits:

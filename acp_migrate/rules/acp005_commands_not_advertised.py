@@ -108,7 +108,8 @@ def remove_advertised(
         context.report(Report(anchor, code, message, fixable=True, caller=caller))
         return
     source = context.code(value)
-    _add_todo(context, source)
+    if not context.dropped(anchor, CommandsNotAdvertised.code):  # a silenced follow-up wants no TODO either
+        _add_todo(context, source)
     followup = Report(
         anchor,
         CommandsNotAdvertised.code,
@@ -125,7 +126,7 @@ def _add_todo(context: FileContext, source: str) -> None:
     """A TODO line above the statement (once: a second run finds it there)."""
     statement = context.statements[-1]
     width = sum(
-        len(node.indent if node.indent is not None else context.module.default_indent)
+        len((node.indent if node.indent is not None else context.module.default_indent).expandtabs(4))
         for node in context.lineage
         if isinstance(node, cst.IndentedBlock)
     )

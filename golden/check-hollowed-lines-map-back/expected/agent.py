@@ -37,7 +37,6 @@ def more(x):
 
 
 def capabilities(commands):
-    # acp-migrate: TODO: advertise `commands` per session (acp-migrate rules ACP005)
     return AgentCapabilities(
         load_session=True,
         slash_commands=commands,  # acp-migrate: ignore[ACP005]
