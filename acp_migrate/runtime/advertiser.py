@@ -141,6 +141,8 @@ class CommandAdvertiser:
         self._max_closed = max(0, remember_closed)
         self._version = 1  # SDK 0.12.x speaks v1; replaced by the initialize result
         self._version_known = False  # an initialize result was seen
+        self._detached = False  # bound to a test double (unittest.mock): advertises nothing
+        self._warned_unbound = False
         self._conn: Any = None
         self._inner: Any = None  # the JSON-RPC Connection that sends
         self._send_notification: Any = None  # its send_notification, unwrapped
@@ -181,6 +183,11 @@ class CommandAdvertiser:
             RuntimeError: the advertiser is bound to another connection, or the
                 connection already has another advertiser.
         """
+        if type(conn).__module__ == "unittest.mock":
+            # A project's own unit tests hand agents a Mock client: nothing can be
+            # sent or observed, so the advertiser stands aside (as before migration).
+            self._detached = True
+            return self
         inner = _inner_connection(conn)
         if self._inner is not None:
             if self._inner is inner:
@@ -242,7 +249,8 @@ class CommandAdvertiser:
         follows in a notification right after the response. ``None`` is
         accepted for ``load_session``.
         """
-        self._require_bound("attach")
+        if not self._bound("attach"):
+            return _without_null(response)
         if session_id is None:
             session_id = _session_id_of(response)
         own = _KEEP if commands is None else coerce_commands(commands)
@@ -270,7 +278,8 @@ class CommandAdvertiser:
         :class:`Command`, wire dicts, or SDK ``AvailableCommand`` models;
         invalid items raise.
         """
-        self._require_bound("publish")
+        if not self._bound("publish"):
+            return
         if self._set(session_id, coerce_commands(commands)):
             await self._flush()
 
@@ -286,7 +295,10 @@ class CommandAdvertiser:
         loop's own thread (there it applies at once). Do not wait on the future
         from the loop's own thread.
         """
-        self._require_bound("publish_threadsafe")
+        if not self._bound("publish_threadsafe"):
+            done: concurrent.futures.Future[None] = concurrent.futures.Future()
+            done.set_result(None)
+            return done
         loop = self._loop
         if loop is None:
             raise RuntimeError("CommandAdvertiser is not bound to a running connection yet")
@@ -437,12 +449,19 @@ class CommandAdvertiser:
 
     # ------------------------------------------------------------------ internals
 
-    def _require_bound(self, name: str) -> None:
-        if self._inner is None:
-            raise RuntimeError(
-                f"CommandAdvertiser.{name}() called before bind(conn): bind the advertiser to the "
-                "agent's connection first (in on_connect, or at the top of initialize)"
+    def _bound(self, name: str) -> bool:
+        """Whether lists can be advertised; before `bind` that is a bug worth a warning
+        (logged once), not a crash: handlers called directly (unit tests) still answer."""
+        if self._inner is not None:
+            return True
+        if not self._detached and not self._warned_unbound:
+            self._warned_unbound = True
+            logger.warning(
+                "CommandAdvertiser.%s() called before bind(conn): commands are not advertised; bind the "
+                "advertiser to the agent's connection first (in on_connect, or at the top of initialize)",
+                name,
             )
+        return False
 
     def _settle_request(self, request: _Request, keep: str | None) -> None:
         for linked in request.linked:

@@ -97,18 +97,36 @@ def test_held_list_is_rendered_for_the_version_at_send_time(aio: Any) -> None:
     assert h.lists("held") == [wire(C, 2)]
 
 
-def test_attach_and_publish_before_bind_raise(aio: Any) -> None:
-    """4d: attach/publish before bind stored lists no one would ever send, silently."""
+def test_attach_and_publish_before_bind_warn_and_store_nothing(aio: Any, caplog: Any) -> None:
+    """4d: attach/publish before bind stored lists no one would ever send, silently.
+    Now: one warning; the response is returned as it is (handlers called directly in
+    a project's unit tests still answer), nothing is kept."""
     adv = CommandAdvertiser()
-    with pytest.raises(RuntimeError, match=r"bind\(conn\)"):
-        adv.attach(NewSessionResponse(session_id="s"), commands=A)
-    with pytest.raises(RuntimeError, match=r"bind\(conn\)"):
+    response = NewSessionResponse(session_id="s")
+    with caplog.at_level(logging.WARNING, logger="acp_migrate.runtime.advertiser"):
+        assert adv.attach(response, commands=A) is response
         aio.run(adv.publish("s", A))
-    with pytest.raises(RuntimeError, match=r"bind\(conn\)"):
         aio.run(adv.clear("s"))
-    with pytest.raises(RuntimeError, match=r"bind\(conn\)"):
-        adv.publish_threadsafe("s", A)
-    assert adv.stats()["held_unknown"] == 0
+        assert adv.publish_threadsafe("s", A).result(timeout=5) is None
+    warnings = [r for r in caplog.records if "before bind(conn)" in r.getMessage()]
+    assert len(warnings) == 1 and warnings[0].levelno == logging.WARNING
+    assert adv.stats() == {"sessions": 0, "pending_requests": 0, "held_unknown": 0, "queued": 0, "closed_remembered": 0}
+
+
+def test_a_mock_client_is_a_test_double_the_advertiser_stands_aside_for(caplog: Any) -> None:
+    """A project's own tests build the agent with `client=Mock()` and call initialize:
+    binding must not fail (a Mock answers every attribute, the marker of an advertiser
+    already bound included), and handlers return their responses unchanged."""
+    from unittest.mock import AsyncMock, Mock
+
+    for double in (Mock(), AsyncMock()):
+        adv = CommandAdvertiser()
+        with caplog.at_level(logging.WARNING, logger="acp_migrate.runtime.advertiser"):
+            assert adv.bind(double) is adv
+            response = NewSessionResponse(session_id="s")
+            assert adv.attach(response, always=A) is response
+        assert not [r for r in caplog.records if "before bind" in r.getMessage()]
+        assert double.method_calls == []  # nothing was sent through it
 
 
 def test_failed_send_is_not_recorded_as_sent(aio: Any, caplog: Any) -> None:
