@@ -7,18 +7,25 @@ instead (a `pyproject.toml`, or any other TOML file holding the keys at top leve
 `--isolated` ignores configuration files. Globs with a `/` are relative to the
 configuration file's folder.
 
-Every key is validated: an unknown key or a bad value is a `ConfigError` naming the key
-and the file (the CLI exits 2). Command-line flags win over the file: each flag
-replaces its key, except `--extend-exclude` and `--ignore`, which add to the file's
-lists (and `--select` on the command line drops the file's `ignore` too, as in ruff).
+Every key is validated, and every problem is reported at once: an unknown key or a bad
+value is a `ConfigError` naming the key and the file (the CLI exits 2). Command-line
+flags win over the file: each flag replaces its key, except `--extend-exclude` and
+`--ignore`, which add to the file's lists (and `--select` on the command line drops the
+file's `ignore` too, as in ruff).
+
+`select` and `ignore` take rule codes (`ACP001`), prefixes of codes (`ACP00`, `ACP`)
+and `ALL`, as ruff's do. Each code follows the most specific selector that matches it
+(`select = ["ACP"]` with `ignore = ["ACP004"]` runs every rule but ACP004;
+`select = ["ACP004"]` with `ignore = ["ACP"]` runs ACP004); at equal specificity
+`ignore` wins. `RuleSettings` receives the resolved codes.
 
 ```toml
 [tool.acp-migrate]
 include = ["*.py", "*.pyi", "*.md"]     # files a folder walk picks up
 exclude = [".venv", "build"]             # replaces the default exclusions
 extend-exclude = ["docs/rfcs", "*_pb2.py"]
-select = ["ACP001", "ACP002"]            # rule codes to run (default: all)
-ignore = ["ACP006"]                      # rule codes not to run (wins over select)
+select = ["ACP00"]                       # codes, prefixes or "ALL" to run (default: all)
+ignore = ["ACP006"]                      # codes or prefixes not to run
 target-protocol = 1                      # 1 (SDK 0.12.x) or 2
 runtime-import = "acp_migrate.runtime"   # where migrated code imports the shim from
 respect-gitignore = true
@@ -50,7 +57,8 @@ SECTION = "tool.acp-migrate"
 PYPROJECT = "pyproject.toml"
 
 _DOTTED_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
-_CODE = re.compile(r"^[A-Z]+[0-9]+$")
+_SELECTOR = re.compile(r"^(ALL|[A-Z]+[0-9]*)$")  # a code, a prefix of codes, or ALL
+ALL = "ALL"
 _RULE_MODULE = re.compile(r"^(acp[0-9]+)_\w+\.py$")
 
 
@@ -75,7 +83,15 @@ def _list_of(item: Callable[[str], str]) -> Callable[[object], tuple[str, ...]]:
     def check(value: object) -> tuple[str, ...]:
         if not isinstance(value, (list, tuple)):
             raise ValueError("Input should be a valid list")
-        return tuple(item(_string(element)) for element in value)
+        checked, problems = [], []
+        for element in value:  # every bad element is named, not only the first
+            try:
+                checked.append(item(_string(element)))
+            except ValueError as error:
+                problems.append(str(error))
+        if problems:
+            raise ValueError("; ".join(dict.fromkeys(problems)))
+        return tuple(checked)
 
     return check
 
@@ -87,9 +103,9 @@ def _dotted_name(value: object) -> str:
 
 
 def _code(value: str) -> str:
-    if not _CODE.match(value.upper()):
-        raise ValueError(f"{value!r} is not a rule code (like 'ACP001')")
-    return value.upper()
+    if not _SELECTOR.match(value.strip().upper()):
+        raise ValueError(f"{value!r} is not a rule code, a prefix of codes or ALL (like 'ACP001', 'ACP00', 'ALL')")
+    return value.strip().upper()
 
 
 def _glob(value: str) -> str:
@@ -276,14 +292,25 @@ def read_config_file(path: str | os.PathLike[str]) -> FileConfig:
         section, prefix = data, ""
     if not isinstance(section, dict):
         raise ConfigError(f"{path}: {prefix or 'the file'} must be a table")
-    config = validate_section(section, where=f"{path}: {prefix + ' ' if prefix else ''}")
-    _check_codes(path, prefix, {"select": config.select, "ignore": config.ignore})
+    where = f"{path}: {prefix + ' ' if prefix else ''}"
+    problems: list[str] = []
+    config = _validate(section, where, problems)
+    problems += _code_problems({f"{where}'select'": config.select, f"{where}'ignore'": config.ignore})
+    if problems:
+        raise ConfigError("\n".join(problems))
     return config
 
 
 def validate_section(section: dict[str, Any], *, where: str = "") -> FileConfig:
     """The keys of one configuration table; every problem is reported at once."""
     problems: list[str] = []
+    config = _validate(section, where, problems)
+    if problems:
+        raise ConfigError("\n".join(problems))
+    return config
+
+
+def _validate(section: dict[str, Any], where: str, problems: list[str]) -> FileConfig:
     values: dict[str, Any] = {}
     for key, value in section.items():
         if key == SETUP_HANDLERS_KEY:
@@ -292,8 +319,6 @@ def validate_section(section: dict[str, Any], *, where: str = "") -> FileConfig:
             values[_underscore(key)] = _checked(VALUE_CHECKS[key], value, f"{where}'{key}'", problems)
         else:
             problems.append(f"{where}unknown key '{key}'{_suggest(key, FILE_KEYS)}")
-    if problems:
-        raise ConfigError("\n".join(problems))
     return FileConfig(**values)
 
 
@@ -337,16 +362,47 @@ def known_codes() -> frozenset[str]:
     return frozenset(codes) | {UNUSED_SUPPRESSION.code}
 
 
-def _check_codes(path: Path | None, prefix: str, lists: dict[str, Sequence[str] | None]) -> None:
+def _code_problems(lists: dict[str, Sequence[str] | None]) -> list[str]:
+    """One line per selector (`label: ...`) that selects no known code."""
     if not any(lists.values()):
-        return
+        return []
     known = known_codes()
-    for key, codes in lists.items():
-        for code in codes or ():
-            if code not in known:
-                where = f"{path}: {prefix + ' ' if prefix else ''}" if path is not None else ""
-                flag = f"'{key}'" if path is not None else f"--{key}"
-                raise ConfigError(f"{where}{flag}: unknown rule code {code!r} (known: {', '.join(sorted(known))})")
+    problems = []
+    for label, selectors in lists.items():
+        for selector in selectors or ():
+            if not any(_specificity(selector, code) >= 0 for code in known):
+                problems.append(
+                    f"{label}: unknown rule code {selector!r} "
+                    f"(known: {', '.join(sorted(known))}; a prefix such as 'ACP00', or ALL, selects several)"
+                )
+    return problems
+
+
+def _specificity(selector: str, code: str) -> int:
+    """How closely `selector` matches `code`: -1 not at all, 0 for ALL, else its length."""
+    if selector == ALL:
+        return 0
+    return len(selector) if code.startswith(selector) else -1
+
+
+def resolve_selection(
+    select: Sequence[str] | None, ignore: Sequence[str], known: frozenset[str] | None = None
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(codes to run, codes not to run) from selectors (codes, prefixes, ALL), as ruff
+    resolves them: a code follows the most specific selector matching it, and `ignore`
+    wins a tie. No `select`: every code is selected (the first tuple is empty)."""
+    if not select and not ignore:
+        return (), ()
+    known = known_codes() if known is None else known
+
+    def best(selectors: Sequence[str], code: str) -> int:
+        return max((_specificity(s, code) for s in selectors), default=-1)
+
+    selected = tuple(code for code in sorted(known) if best(select, code) >= 0) if select else ()
+    ignored = tuple(
+        code for code in sorted(known) if (level := best(ignore, code)) >= 0 and level >= best(select or [ALL], code)
+    )
+    return selected, ignored
 
 
 # -- merging ------------------------------------------------------------------------------
@@ -359,9 +415,10 @@ def load_options(
     isolated: bool = False,
     overrides: Overrides | None = None,
 ) -> Options:
-    """Find (or read `config`), validate, and merge with `overrides`. Raises ConfigError."""
+    """Find (or read `config`), validate, and merge with `overrides`. Raises ConfigError
+    with every problem of the flags' rule codes and of the file at once, one a line."""
     overrides = overrides or Overrides()
-    _check_codes(None, "", {"select": overrides.select, "ignore": overrides.ignore})
+    problems = _code_problems({"--select": overrides.select, "--ignore": overrides.ignore})
     config_path: Path | None
     if config is not None:
         config_path = Path(config).absolute()
@@ -369,7 +426,12 @@ def load_options(
         config_path = None
     else:
         config_path = find_config_file(paths)
-    file = read_config_file(config_path) if config_path is not None else FileConfig()
+    try:
+        file = read_config_file(config_path) if config_path is not None else FileConfig()
+    except ConfigError as error:
+        problems += str(error).splitlines()
+    if problems:
+        raise ConfigError("\n".join(problems))
     return merge(file, overrides, config_file=str(config_path) if config_path is not None else None)
 
 
@@ -385,6 +447,7 @@ def merge(file: FileConfig, overrides: Overrides, *, config_file: str | None = N
     else:
         select = file.select or []
         ignore = [*(file.ignore or []), *(overrides.ignore or [])]
+    select, ignore = resolve_selection(select, ignore)
 
     handlers = SetupHandlers()
     if file.setup_handlers is not None:
@@ -395,8 +458,8 @@ def merge(file: FileConfig, overrides: Overrides, *, config_file: str | None = N
         runtime_import=pick("runtime_import", RuleSettings().runtime_import),
         target_protocol=pick("target_protocol", 1),
         setup_handlers=handlers,
-        select=tuple(dict.fromkeys(select)),
-        ignore=tuple(dict.fromkeys(ignore)),
+        select=select,
+        ignore=ignore,
     )
     discovery = DiscoveryOptions(
         root=os.path.dirname(config_file) if config_file is not None else None,

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from acp_migrate.config import ConfigError, Overrides, find_config_file, load_options
+from acp_migrate.config import ConfigError, Overrides, find_config_file, known_codes, load_options, resolve_selection
 from acp_migrate.engine.discover import DiscoveryOptions, discover
+from acp_migrate.settings import RuleSettings
 
 GIT_ENV = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
 
@@ -176,8 +177,95 @@ def test_flags_win_over_the_file(tmp_path: Path) -> None:
 
 
 def test_unknown_codes_on_the_command_line_are_errors() -> None:
-    with pytest.raises(ConfigError, match="--select: unknown rule code 'ACP1'"):
-        load_options([], isolated=True, overrides=Overrides(select=["ACP1"]))
+    with pytest.raises(ConfigError, match="--select: unknown rule code 'ACP9'"):
+        load_options([], isolated=True, overrides=Overrides(select=["ACP9"]))
+    with pytest.raises(ValueError, match="--ignore: 'ACP-1' is not a rule code, a prefix of codes or ALL"):
+        Overrides(ignore=["ACP-1"])
+
+
+# --- prefixes and ALL ------------------------------------------------------------------------
+
+CODES = frozenset({"ACP001", "ACP002", "ACP004", "ACP100"})
+
+
+@pytest.mark.parametrize(
+    ("select", "ignore", "runs"),
+    [
+        ([], [], {"ACP001", "ACP002", "ACP004", "ACP100"}),
+        (["ALL"], [], {"ACP001", "ACP002", "ACP004", "ACP100"}),
+        (["ACP"], [], {"ACP001", "ACP002", "ACP004", "ACP100"}),
+        (["ACP00"], [], {"ACP001", "ACP002", "ACP004"}),
+        (["ACP1"], [], {"ACP100"}),
+        (["ACP00"], ["ACP004"], {"ACP001", "ACP002"}),
+        (["ALL"], ["ACP00"], {"ACP100"}),
+        ([], ["ACP"], set()),
+        # The most specific selector wins; a tie goes to ignore.
+        (["ACP004"], ["ACP"], {"ACP004"}),
+        (["ACP004", "ACP001"], ["ACP00"], {"ACP004", "ACP001"}),
+        (["ACP00"], ["ACP00"], set()),
+        (["ACP001"], ["ACP001"], set()),
+        (["ACP"], ["ALL"], {"ACP001", "ACP002", "ACP004", "ACP100"}),
+    ],
+)
+def test_prefixes_and_all_resolve_by_specificity(select: list[str], ignore: list[str], runs: set[str]) -> None:
+    chosen, ignored = resolve_selection(select, ignore, CODES)
+    settings = RuleSettings(select=chosen, ignore=ignored)
+
+    assert {code for code in CODES if settings.enabled(code)} == runs
+
+
+def test_prefixes_work_in_the_file_and_on_the_command_line(tmp_path: Path) -> None:
+    write(tmp_path / "pyproject.toml", "[tool.acp-migrate]\nselect = ['acp00']\nignore = ['ACP004', 'ACP006']\n")
+
+    from_file = load_options([tmp_path]).settings
+    flag = load_options([tmp_path], overrides=Overrides(select=["ALL"], ignore=["ACP00"])).settings
+    more = load_options([tmp_path], overrides=Overrides(ignore=["ACP1"])).settings
+
+    assert from_file.enabled("ACP001") and from_file.enabled("ACP005")
+    assert not from_file.enabled("ACP004") and not from_file.enabled("ACP006") and not from_file.enabled("ACP100")
+    # --select replaces the file's select and drops its ignore; --ignore adds to the file's.
+    assert [code for code in sorted(known_codes()) if flag.enabled(code)] == ["ACP100"]
+    assert more.enabled("ACP001") and not more.enabled("ACP004") and not more.enabled("ACP100")
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("select = ['ACP9']", "'select': unknown rule code 'ACP9'"),
+        ("ignore = ['AC P']", "'ignore': 'AC P' is not a rule code, a prefix of codes or ALL"),
+        ("select = ['ALLL']", "'select': unknown rule code 'ALLL'"),
+    ],
+)
+def test_a_selector_that_selects_nothing_is_an_error(tmp_path: Path, body: str, expected: str) -> None:
+    config = write(tmp_path / "pyproject.toml", f"[tool.acp-migrate]\n{body}\n")
+
+    with pytest.raises(ConfigError) as error:
+        load_options([tmp_path])
+
+    assert str(error.value).startswith(f"{config}: [tool.acp-migrate] ") and expected in str(error.value)
+
+
+def test_every_problem_of_the_file_and_the_flags_is_reported_at_once(tmp_path: Path) -> None:
+    config = write(
+        tmp_path / "pyproject.toml",
+        "[tool.acp-migrate]\nselect = ['ACP9', 'ACP001', 'ACP8']\nignore = ['x-1', 'y-2']\n"
+        "target-protocol = 3\ncolour = true\n",
+    )
+
+    with pytest.raises(ConfigError) as error:
+        load_options([tmp_path], overrides=Overrides(select=["ACP7"]))
+
+    lines = str(error.value).splitlines()
+    assert lines[0].startswith("--select: unknown rule code 'ACP7'")
+    assert all(line.startswith(f"{config}: [tool.acp-migrate] ") for line in lines[1:])
+    assert [line.split("] ", 1)[1].split(" (")[0] for line in lines[1:]] == [
+        "'ignore': 'x-1' is not a rule code, a prefix of codes or ALL",
+        "'target-protocol': Input should be 1 or 2",
+        "unknown key 'colour'",
+        "'select': unknown rule code 'ACP9'",
+        "'select': unknown rule code 'ACP8'",
+    ]
+    assert "'y-2' is not a rule code" in lines[1]  # a list's every bad element
 
 
 # --- globs ----------------------------------------------------------------------------------
