@@ -30,6 +30,7 @@ target-protocol = 1                      # 1 (SDK 0.12.x) or 2
 runtime-import = "acp_migrate.runtime"   # where migrated code imports the shim from
 respect-gitignore = true
 force-exclude = false
+test-files = ["tests/**", "test_*.py", "*_test.py"]  # where tests of the removed field are (ACP008)
 
 [tool.acp-migrate.setup-handlers]        # session setup method names on agent classes
 new = ["new_session", "newSession"]
@@ -142,6 +143,7 @@ VALUE_CHECKS: dict[str, Callable[[object], Any]] = {
     "runtime-import": _dotted_name,
     "respect-gitignore": _boolean,
     "force-exclude": _boolean,
+    "test-files": _globs,
     "report-unused-suppressions": _boolean,  # a flag only
 }
 SETUP_HANDLERS_KEY = "setup-handlers"
@@ -177,6 +179,7 @@ class FileConfig:
     setup_handlers: SetupHandlersConfig | None = None
     respect_gitignore: bool | None = None
     force_exclude: bool | None = None
+    test_files: tuple[str, ...] | None = None
 
 
 FILE_KEYS = (*(_hyphenate(f.name) for f in fields(FileConfig)),)
@@ -458,6 +461,7 @@ def merge(file: FileConfig, overrides: Overrides, *, config_file: str | None = N
         runtime_import=pick("runtime_import", RuleSettings().runtime_import),
         target_protocol=pick("target_protocol", 1),
         setup_handlers=handlers,
+        test_files=file.test_files if file.test_files is not None else RuleSettings().test_files,
         select=select,
         ignore=ignore,
     )

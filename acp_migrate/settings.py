@@ -27,6 +27,10 @@ class RuleSettings:
     # No rule reads it yet: the generated code defers to the version negotiated at run time.
     target_protocol: Literal[1, 2] = 1
     setup_handlers: SetupHandlers = field(default_factory=SetupHandlers)
+    # Test files (globs matched against the file's path: `tests/**` is everything below a
+    # folder named `tests`, `test_*.py` a file name): their tests of the removed field
+    # are removed, never half-edited (ACP008).
+    test_files: tuple[str, ...] = ("tests/**", "test_*.py", "*_test.py")
     # Rule codes to run: all when `select` is empty; `ignore` wins.
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()

@@ -71,9 +71,11 @@ RUNS = (
     ),
     Run("rewire-factory-conn-in-init", "FactoryAgent(conn)", "new", "web"),
     Run("rewire-factory-lambda-stored-connection", "LambdaAgent(conn, name='lambda')", "new", "web"),
+    Run("rewire-helper-method-capabilities", "HelperAgent()", "new load", "web test"),
     # not fork: its fork_session is a plain function, which no SDK can await
     Run("rewire-inherited-handlers-other-module", "SkillAgent(conn)", "new load", "web", module="pool.agent"),
     Run("rewire-merge-session-list", "MergingAgent()", "new", "review", own={"new": "help"}),
+    Run("rewire-module-constant-capabilities", "ConstantAgent()", "new", "web"),
     Run(
         "rewire-race-patterns",
         "RacyAgent()",

@@ -58,7 +58,7 @@ def test_prefilter_clears_near_misses():
     "rule,index,example", EXAMPLES, ids=[f"{r.code}-{i}" for r, i, _ in EXAMPLES]
 )
 def test_rule_example(rule, index, example):
-    analysis = analyze_source(example.before.encode(), path=f"example{rule.suffixes[0]}")
+    analysis = analyze_source(example.before.encode(), path=example.path or f"example{rule.suffixes[0]}")
     codes = {f.code for f in analysis.findings} | {f.code for f in analysis.remaining}
     assert (rule.code in codes) == example.flagged
     if example.after is None:

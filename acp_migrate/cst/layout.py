@@ -284,7 +284,7 @@ def remove_statements(
     for i, statement in enumerate(body):
         if i in removed:
             kept, _attached = _split_leading_lines(statement.leading_lines)
-            carried.extend(kept)
+            carried = _join_leading_lines(carried, kept)  # consecutive removals: one gap
             continue
         if carried:
             statement = statement.with_changes(

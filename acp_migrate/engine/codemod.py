@@ -404,7 +404,7 @@ def _analyze_candidate(
         # class): a report that will be dropped below must not act at all.
         return report_filter.may_drop(code) and not report_filter.keep(finding(Report(node, code, "", False)))
 
-    context = FileContext(module, settings, dropped=dropped, modules=modules, project=project)
+    context = FileContext(module, settings, dropped=dropped, modules=modules, project=project, path=path)
     rules = [rule(context) for rule in PYTHON_RULES if settings.enabled(rule.code)]
     try:
         walk(module, RuleDispatcher(context, rules, skip=skipped))

@@ -7,8 +7,10 @@ prefilter token keeps its header lines (signature, bases, a class's decorators: 
 rules see of a definition they do not enter) and its body becomes one `...` line (a
 function loses its decorators too: test files' parametrize lists are long), unless it
 imports a name the kept code uses (rules resolve names through every import of the
-file). Top-level imports binding no name the rest still uses go as well (rules resolve
-only the names they meet), except those a fix depends on: the last import before the
+file) or mentions a name a top-level assignment holding a token binds (the rewire moves
+a legacy constant's list into the classes whose `initialize` uses it). Top-level
+imports binding no name the rest still uses go as well (rules resolve only the names
+they meet), except those a fix depends on: the last import before the
 first definition (where a fix adds its own) and those binding a name the rules look up
 unmentioned (`rules.NAMES_LOOKED_UP`). The body's other lines are dropped, not
 blanked: LibCST makes a node of every blank line, and the traversal and
@@ -47,6 +49,7 @@ def irrelevant_definitions(source: bytes, tree: ast.Module) -> list[ast.stmt]:
 def _irrelevant(lines: list[bytes], tree: ast.Module) -> list[ast.stmt]:
     candidates: list[tuple[ast.stmt, bytes]] = []
     kept: list[bytes] = []  # the source of every top-level statement that stays whole
+    constants: set[bytes] = set()  # names bound by top-level assignments holding a token
     docstring = _docstring(tree)
     for statement in tree.body:
         segment = b"".join(lines[_first_line(statement) - 1 : statement.end_lineno or statement.lineno])
@@ -54,13 +57,19 @@ def _irrelevant(lines: list[bytes], tree: ast.Module) -> list[ast.stmt]:
             candidates.append((statement, segment))
         elif statement is not docstring:  # prose: its words use no name
             kept.append(segment)
+            if isinstance(statement, (ast.Assign, ast.AnnAssign)) and may_contain_legacy(segment):
+                targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+                constants.update(t.id.encode() for t in targets if isinstance(t, ast.Name) and t.id.isascii())
     # An import inside a definition binds its name for the whole file, as rules resolve
-    # names: keep the definition when a kept statement uses a name it imports.
+    # names: keep the definition when a kept statement uses a name it imports. A class
+    # using a legacy constant (`CAPS = AgentCapabilities(slash_commands=...)`) is where
+    # the rewire moves the constant's list: it stays whole too.
     used = {*_WORD.findall(b"".join(kept)), b"*"}
     return [
         statement
         for statement, segment in candidates
         if not (_IMPORT.search(segment) and _imported_names(statement) & used)
+        and not (constants and not constants.isdisjoint(_WORD.findall(segment)))
     ]
 
 

@@ -8,6 +8,7 @@ from acp_migrate.rules.acp004_removed_field_read import RemovedFieldRead
 from acp_migrate.rules.acp005_commands_not_advertised import CommandsNotAdvertised
 from acp_migrate.rules.acp006_markdown_capabilities import MarkdownCapabilities
 from acp_migrate.rules.acp007_migration_todo import MigrationTodo
+from acp_migrate.rules.acp008_removed_behaviour_test import RemovedBehaviourTest
 from acp_migrate.rules.base import Rule
 from acp_migrate.rules.rewire import ADVERTISER_CLASS
 
@@ -19,6 +20,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     CommandsNotAdvertised,
     MarkdownCapabilities,
     MigrationTodo,
+    RemovedBehaviourTest,
 )
 
 PYTHON_RULES = tuple(rule for rule in ALL_RULES if ".py" in rule.suffixes)

@@ -1,37 +1,50 @@
 """ACP002 capabilities-dict-slash-commands: a `"slashCommands"` key inside the
-`"agentCapabilities"` of a dict literal (an initialize result built by hand).
+`"agentCapabilities"` of a dict (an initialize result built by hand).
 
-Dict literals passed straight to `model_validate` and friends are left alone: they are
-old-JSON fixtures proving the key is ignored on the way in.
+The dict may be a literal or `dict(...)` at either level (`{"agentCapabilities":
+dict(slashCommands=x)}`, `dict(agentCapabilities={...})`), or the key may be set on a
+value known to be a capabilities dict (`result["agentCapabilities"]["slashCommands"] =
+x`, `data["slashCommands"] = x` on a `model_dump()`): the entry goes, or the statement,
+and its commands move into the agent's session setup handlers like ACP001's. Dicts
+passed straight to `model_validate` and friends are left alone: they are old-JSON
+fixtures proving the key is ignored on the way in.
 """
 
 from __future__ import annotations
 
 import libcst as cst
 
+from acp_migrate.rules.acp001_initialize_keyword import ADVERTISES, assigned_value, keep_advertised, sole_statement
 from acp_migrate.rules.acp005_commands_not_advertised import remove_advertised
 from acp_migrate.rules.base import LEGACY_KEYS, Example, Rule
+from acp_migrate.rules.kinds import (
+    CAPABILITY_KEYS,
+    CAPS_DICT,
+    ValueKinds,
+    assignment_targets,
+    is_dict_call,
+    string_key,
+    subscript_key,
+)
 
-CAPABILITY_KEYS = frozenset({"agentCapabilities", "agent_capabilities"})
+__all__ = ["CAPABILITY_KEYS", "CapabilitiesDictKey", "PARSING_METHODS", "string_key"]
+
 PARSING_METHODS = frozenset({"model_validate", "model_validate_json", "parse_obj", "validate"})
-
-
-def string_key(element: cst.BaseDictElement) -> str | None:
-    if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString):
-        value = element.key.evaluated_value
-        return value if isinstance(value, str) else None
-    return None
 
 
 class CapabilitiesDictKey(Rule):
     code = "ACP002"
     name = "capabilities-dict-slash-commands"
-    summary = '`"slashCommands"` inside `"agentCapabilities"` of a dict literal advertises commands at initialize.'
+    summary = '`"slashCommands"` inside `"agentCapabilities"` of a dict advertises commands at initialize.'
     fixable = True
     examples = (
         Example(
             before='result = {"agentCapabilities": {"loadSession": True, "slashCommands": []}}\n',
             after='result = {"agentCapabilities": {"loadSession": True}}\n',
+        ),
+        Example(
+            before='result = dict(agentCapabilities=dict(loadSession=True, slashCommands=[]))\n',
+            after='result = dict(agentCapabilities=dict(loadSession=True))\n',
         ),
         Example(
             before=(
@@ -45,12 +58,37 @@ class CapabilitiesDictKey(Rule):
 
     def __init__(self, context) -> None:
         super().__init__(context)
-        self._inbound: set[cst.Dict] = set()
+        self.kinds = ValueKinds(context)
+        # Dicts (literals, `dict(...)` calls) passed to a parsing method, and how deep
+        # the traversal is inside one.
+        self._inbound: set[cst.CSTNode] = set()
         self._inbound_depth = 0
 
+    # -- local names -------------------------------------------------------------------
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.kinds.entered(node)
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.kinds.left(original_node)
+
+    # -- dicts built with the key ----------------------------------------------------------
     def visit_Call(self, node: cst.Call) -> None:
+        if node in self._inbound:
+            self._inbound_depth += 1
+        if self._inbound_depth:
+            return
         if isinstance(node.func, cst.Attribute) and node.func.attr.value in PARSING_METHODS:
-            self._inbound.update(arg.value for arg in node.args if isinstance(arg.value, cst.Dict))
+            self._inbound.update(
+                arg.value for arg in node.args if isinstance(arg.value, cst.Dict) or is_dict_call(arg.value)
+            )
+        if is_dict_call(node):
+            for arg in node.args:
+                if arg.keyword is not None and arg.keyword.value in CAPABILITY_KEYS:
+                    self._remove_legacy_keys(arg.value)
+
+    def leave_Call(self, original_node: cst.Call) -> None:
+        if original_node in self._inbound:
+            self._inbound_depth -= 1
 
     def visit_Dict(self, node: cst.Dict) -> None:
         if node in self._inbound:
@@ -58,22 +96,64 @@ class CapabilitiesDictKey(Rule):
         if self._inbound_depth:
             return
         for element in node.elements:
-            if string_key(element) in CAPABILITY_KEYS and isinstance(element.value, cst.Dict):
+            if string_key(element) in CAPABILITY_KEYS:
                 self._remove_legacy_keys(element.value)
 
     def leave_Dict(self, original_node: cst.Dict) -> None:
         if original_node in self._inbound:
             self._inbound_depth -= 1
 
-    def _remove_legacy_keys(self, capabilities: cst.Dict) -> None:
-        for element in capabilities.elements:
-            key = string_key(element)
-            if key not in LEGACY_KEYS:
-                continue
-            remove_advertised(
-                self.context,
-                element,
-                element.value,
-                self.code,
-                f'"{key}" in "agentCapabilities" advertises commands at initialize; ACP advertises them per session',
-            )
+    def _remove_legacy_keys(self, capabilities: cst.BaseExpression) -> None:
+        if isinstance(capabilities, cst.Dict):
+            found = [(element, string_key(element), element.value) for element in capabilities.elements]
+        elif is_dict_call(capabilities):
+            assert isinstance(capabilities, cst.Call)
+            found = [(arg, arg.keyword.value if arg.keyword else None, arg.value) for arg in capabilities.args]
+        else:
+            return
+        for anchor, key, value in found:
+            if key in LEGACY_KEYS:
+                remove_advertised(
+                    self.context,
+                    anchor,
+                    value,
+                    self.code,
+                    f'"{key}" in "agentCapabilities" {ADVERTISES}',
+                )
+
+    # -- the key set on a capabilities dict --------------------------------------------------
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self._stores(node, node.value)
+        self.kinds.assigned(node)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if node.value is not None:
+            self._stores(node, node.value)
+        self.kinds.assigned(node)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._stores(node, node.value)
+
+    def _stores(self, node: cst.Assign | cst.AnnAssign | cst.AugAssign, value: cst.BaseExpression) -> None:
+        legacy = [
+            target
+            for target in assignment_targets(node)
+            if isinstance(target, cst.Subscript)
+            and subscript_key(target) in LEGACY_KEYS
+            and self.kinds.kind(target.value) == CAPS_DICT
+        ]
+        if not legacy or self._inbound_depth:
+            return
+        target = legacy[0]
+        message = f'`["{subscript_key(target)}"] = ...` on "agentCapabilities" {ADVERTISES}'
+        if isinstance(node, cst.Assign):
+            plain = len(node.targets) == 1 and node.targets[0].target is target
+        else:
+            plain = node.target is target
+        statement = sole_statement(self.context, node)
+        if plain and statement is not None:
+            remove_advertised(self.context, statement, value, self.code, message)
+            return
+        reason = "the statement does more than set the key" if not plain else "it shares its line with another statement"
+        source = self.context.code(assigned_value(node, target, value))
+        keep_advertised(self.context, target, source, self.code, message, reason)

@@ -1,38 +1,34 @@
 """ACP004 slash-commands-read: code that reads the removed field.
 
 `caps.slash_commands`, `resp.agent_capabilities.slash_commands`,
-`data["agentCapabilities"]["slashCommands"]`, `getattr(caps, "slash_commands")`:
-after the migration these read nothing, so a person must rewrite them (usually a
-test that should now look at the per-session advertisement). Only values known to be
-capabilities count: a server's own `self.slash_commands` is not this field, and
-tests asserting the key's absence are already right.
+`data["agentCapabilities"]["slashCommands"]`, `getattr(caps, "slash_commands"[, default])`,
+`caps.model_dump().get("slashCommands")`, and assertions that the field is there
+(`assert hasattr(caps, "slash_commands")`, `assert "slashCommands" in data`): after
+the migration these read nothing, so a person must rewrite them (usually a test that
+should now look at the per-session advertisement). Only values known to be
+capabilities count (`rules/kinds.py`): a server's own `self.slash_commands` is not this
+field. Setting the field (`caps.slash_commands = x`, `setattr(...)`) is ACP001's and
+ACP002's, not a read.
+
+Assertions of the field's absence are already right and are not reported: a comparison
+or `not` whose truth is "the field is absent" (`not hasattr(caps, "slash_commands")`,
+`getattr(caps, "slash_commands", None) is None`, `data.get("slashCommands") is None`,
+`not data.get("slashCommands")`, `"slashCommands" not in data`).
 """
 
 from __future__ import annotations
 
 import libcst as cst
 
-from acp_migrate.rules.acp002_capabilities_dict_key import CAPABILITY_KEYS
-from acp_migrate.rules.base import (
-    CAPABILITY_CLASSES,
-    INITIALIZE_CLASSES,
-    LEGACY_KEYS,
-    Example,
-    Report,
-    Rule,
-    all_params,
-)
+from acp_migrate.rules.base import LEGACY_KEYS, Example, Report, Rule
+from acp_migrate.rules.kinds import CAPS, CAPS_DICT, ValueKinds, assignment_targets, string_value, subscript_key
 
-CAPS, CAPS_DICT, INIT, INIT_DICT = "capabilities", "capabilities dict", "initialize result", "initialize dict"
-CONSTRUCTORS = frozenset({"create", "model_validate", "model_validate_json", "model_construct", "parse_obj"})
-DUMPERS = frozenset({"model_dump", "dict"})
+# Defaults a `getattr(..., default)` or `.get(..., default)` may give that are false.
+FALSY_LITERALS = frozenset({"None", "False", "0", "''", '""', "[]", "()", "{}", "list()", "tuple()", "dict()"})
 
 
-def _string(node: cst.BaseExpression) -> str | None:
-    if isinstance(node, cst.SimpleString):
-        value = node.evaluated_value
-        return value if isinstance(value, str) else None
-    return None
+def _code(node: cst.CSTNode) -> str:
+    return " ".join(cst.Module([]).code_for_node(node).split())
 
 
 class RemovedFieldRead(Rule):
@@ -48,121 +44,123 @@ class RemovedFieldRead(Rule):
                 "    assert response.agent_capabilities.slash_commands\n"
             ),
         ),
+        Example(
+            before=(
+                "async def test_init(agent):\n"
+                "    response = await agent.initialize(protocol_version=1)\n"
+                "    caps = response.agent_capabilities\n"
+                '    assert getattr(caps, "slash_commands", None) is None\n'
+                '    assert "slashCommands" not in caps.model_dump(by_alias=True)\n'
+                '    assert not hasattr(caps, "slash_commands")\n'
+            ),
+            flagged=False,
+        ),
     )
 
     def __init__(self, context) -> None:
         super().__init__(context)
-        # Known kinds of local names, per function (None: module level).
-        self._kinds: dict[cst.FunctionDef | None, dict[str, str]] = {}
+        self.kinds = ValueKinds(context)
+        # Reads that are part of an assertion of the field's absence.
+        self._absent: set[cst.CSTNode] = set()
+        # Attributes and subscripts assigned to (setting the field: another rule's).
+        self._stored: set[cst.CSTNode] = set()
 
-    # -- what is this expression? ----------------------------------------------
-    def _kind(self, node: cst.BaseExpression) -> str | None:
-        if isinstance(node, cst.Await):
-            return self._kind(node.expression)
-        if isinstance(node, cst.Name):
-            for scope in (self.context.function, None):
-                kind = self._kinds.get(scope, {}).get(node.value)
-                if kind is not None:
-                    return kind
-            return None
-        if isinstance(node, cst.Attribute):
-            return CAPS if node.attr.value in {"agent_capabilities", "agentCapabilities"} else None
-        if isinstance(node, cst.Subscript) and len(node.slice) == 1:
-            index = node.slice[0].slice
-            if isinstance(index, cst.Index) and _string(index.value) in CAPABILITY_KEYS:
-                return CAPS_DICT
-            return None
-        if isinstance(node, cst.Call):
-            return self._call_kind(node)
-        return None
-
-    def _call_kind(self, node: cst.Call) -> str | None:
-        func = node.func
-        context = self.context
-        if context.is_schema_class(func, CAPABILITY_CLASSES):
-            return CAPS
-        if context.is_schema_class(func, INITIALIZE_CLASSES):
-            return INIT
-        if not isinstance(func, cst.Attribute):
-            return None
-        method = func.attr.value
-        if method in CONSTRUCTORS:
-            if context.is_schema_class(func.value, CAPABILITY_CLASSES):
-                return CAPS
-            if context.is_schema_class(func.value, INITIALIZE_CLASSES):
-                return INIT
-        if method == "initialize":
-            return INIT
-        if method in DUMPERS:
-            return {CAPS: CAPS_DICT, INIT: INIT_DICT}.get(self._kind(func.value) or "")
-        if method == "get" and node.args and _string(node.args[0].value) in CAPABILITY_KEYS:
-            return CAPS_DICT
-        return None
-
-    # -- remember local names ------------------------------------------------------
-    def _remember(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
-        if not isinstance(target, cst.Name):
-            return
-        kinds = self._kinds.setdefault(self.context.function, {})
-        kind = self._kind(value) if value is not None else None
-        if kind is None:
-            kinds.pop(target.value, None)
-        else:
-            kinds[target.value] = kind
-
+    # -- local names -------------------------------------------------------------------
     def visit_Assign(self, node: cst.Assign) -> None:
-        for target in node.targets:
-            self._remember(target.target, node.value)
+        self.kinds.assigned(node)
+        self._stored.update(assignment_targets(node))
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        self._remember(node.target, node.value)
-        annotated = self._annotation_kind(node.annotation)
-        if annotated is not None and isinstance(node.target, cst.Name):
-            self._kinds.setdefault(self.context.function, {})[node.target.value] = annotated
+        self.kinds.assigned(node)
+        self._stored.update(assignment_targets(node))
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._stored.update(assignment_targets(node))
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        kinds = self._kinds.setdefault(node, {})
-        for param in all_params(node.params):
-            kind = self._annotation_kind(param.annotation)
-            if kind is not None:
-                kinds[param.name.value] = kind
+        self.kinds.entered(node)
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
-        self._kinds.pop(original_node, None)
+        self.kinds.left(original_node)
 
-    def _annotation_kind(self, annotation: cst.Annotation | None) -> str | None:
-        if annotation is None:
+    # -- assertions of absence ------------------------------------------------------------
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        if len(node.comparisons) != 1:
+            return
+        operator, right = node.comparisons[0].operator, node.comparisons[0].comparator
+        if isinstance(operator, (cst.Is, cst.Equal)):
+            default = self._defaulted_read(node.left)
+            if default is not None and _code(right) == default:
+                self._absent.add(node.left)
+
+    def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
+        if isinstance(node.operator, cst.Not):
+            default = self._defaulted_read(node.expression)
+            if default in FALSY_LITERALS:
+                self._absent.add(node.expression)
+
+    def _defaulted_read(self, node: cst.BaseExpression) -> str | None:
+        """The default (as code) of `getattr(x, "slash_commands", default)` or
+        `x.get("slashCommands"[, default])` reading the field, else None."""
+        if not isinstance(node, cst.Call):
             return None
-        if self.context.is_schema_class(annotation.annotation, CAPABILITY_CLASSES):
-            return CAPS
-        if self.context.is_schema_class(annotation.annotation, INITIALIZE_CLASSES):
-            return INIT
+        func, args = node.func, node.args
+        if isinstance(func, cst.Name) and func.value == "getattr" and len(args) == 3:
+            if self._reads_attribute(args[0].value, args[1].value):
+                return _code(args[2].value)
+        if isinstance(func, cst.Attribute) and func.attr.value == "get" and len(args) in (1, 2):
+            if self._reads_key(func.value, args[0].value):
+                return _code(args[1].value) if len(args) == 2 else "None"
         return None
+
+    def _reads_attribute(self, value: cst.BaseExpression, name: cst.BaseExpression) -> bool:
+        return string_value(name) in LEGACY_KEYS and self.kinds.kind(value) == CAPS
+
+    def _reads_key(self, container: cst.BaseExpression, key: cst.BaseExpression) -> bool:
+        return string_value(key) in LEGACY_KEYS and self.kinds.kind(container) == CAPS_DICT
+
+    # -- assertions of presence -------------------------------------------------------------
+    def visit_Assert(self, node: cst.Assert) -> None:
+        """`assert hasattr(caps, "slash_commands")`, `assert "slashCommands" in data`
+        (alone or in an `and` chain): after the migration they fail. Outside an
+        assertion such checks are compatibility code, right either way."""
+        tests = [node.test]
+        while tests:
+            test = tests.pop()
+            if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+                tests += [test.left, test.right]
+            elif isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "hasattr":
+                if len(test.args) == 2 and self._reads_attribute(test.args[0].value, test.args[1].value):
+                    self._report(test, f'`hasattr(..., "{string_value(test.args[1].value)}")`')
+            elif isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+                if isinstance(test.comparisons[0].operator, cst.In):
+                    if self._reads_key(test.comparisons[0].comparator, test.left):
+                        self._report(test, f'`"{string_value(test.left)}" in ...`')
 
     # -- the reads -------------------------------------------------------------------
     def visit_Attribute(self, node: cst.Attribute) -> None:
-        if node.attr.value in LEGACY_KEYS and self._kind(node.value) == CAPS:
+        if node in self._stored:
+            return
+        if node.attr.value in LEGACY_KEYS and self.kinds.kind(node.value) == CAPS:
             self._report(node, f"`.{node.attr.value}`")
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
-        if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        if node in self._stored:
             return
-        key = _string(node.slice[0].slice.value)
-        if key in LEGACY_KEYS and self._kind(node.value) == CAPS_DICT:
+        key = subscript_key(node)
+        if key in LEGACY_KEYS and self.kinds.kind(node.value) == CAPS_DICT:
             self._report(node, f'`["{key}"]`')
 
     def visit_Call(self, node: cst.Call) -> None:
-        func = node.func
-        if len(node.args) < 2 and not isinstance(func, cst.Attribute):
+        if node in self._absent:
             return
+        func = node.func
         if isinstance(func, cst.Name) and func.value == "getattr" and len(node.args) >= 2:
-            key = _string(node.args[1].value)
-            if key in LEGACY_KEYS and self._kind(node.args[0].value) == CAPS:
-                self._report(node, f'`getattr(..., "{key}")`')
+            if self._reads_attribute(node.args[0].value, node.args[1].value):
+                self._report(node, f'`getattr(..., "{string_value(node.args[1].value)}")`')
         elif isinstance(func, cst.Attribute) and func.attr.value == "get" and node.args:
-            key = _string(node.args[0].value)
-            if key in LEGACY_KEYS and self._kind(func.value) == CAPS_DICT:
-                self._report(node, f'`.get("{key}")`')
+            if self._reads_key(func.value, node.args[0].value):
+                self._report(node, f'`.get("{string_value(node.args[0].value)}")`')
 
     def _report(self, node: cst.CSTNode, what: str) -> None:
         self.context.report(

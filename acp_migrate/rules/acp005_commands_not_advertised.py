@@ -84,7 +84,33 @@ def remove_advertised(
 
     `caller`: `anchor` passes the field to a schema factory (`Report.caller`). Inside a
     schema the project owns, the keyword forwarding `create`'s own parameter goes with
-    that parameter: it stays while the schema keeps the field."""
+    that parameter: it stays while the schema keeps the field.
+
+    In a test file's tests, fixtures and helpers (`FileContext.test_state`) nothing is
+    moved and no TODO is written: inside a test fix removes (ACP008) there is nothing to
+    do; in a test about the field that fix leaves to a person, the code stays, reported
+    and not fixable (the schema keeps the field for it); in other test code the value is
+    simply dropped."""
+    state = context.test_state()
+    if state == "removed":
+        return
+    if state == "left":
+        context.report(
+            Report(
+                anchor,
+                code,
+                f"{message}; left as it is: the test around it asserts the field and fix leaves it "
+                "to a person (acp-migrate rules ACP008)",
+                fixable=False,
+                caller=caller,
+            )
+        )
+        return
+    if state == "kept":
+        context.drop_value(value)
+        context.remove(anchor)
+        context.report(Report(anchor, code, message, fixable=True, caller=caller))
+        return
     if _forwards_schema_parameter(context, value):
         if not context.schema_kept_by():
             context.drop_value(value)
@@ -123,7 +149,10 @@ def remove_advertised(
 
 
 def _add_todo(context: FileContext, source: str) -> None:
-    """A TODO line above the statement (once: a second run finds it there)."""
+    """A TODO line above the statement (once: a second run finds it there); never in a
+    test file's tests, fixtures or helpers (ACP008: a test is removed or left, whole)."""
+    if context.test_state() is not None:
+        return
     statement = context.statements[-1]
     width = sum(
         len((node.indent if node.indent is not None else context.module.default_indent).expandtabs(4))

@@ -9,13 +9,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from collections.abc import Callable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import libcst as cst
 
 from acp_migrate.cst.names import ImportTable, MentionCounter, last_part
 from acp_migrate.cst.walk import walk
 from acp_migrate.settings import DEFAULT_SETTINGS, ProjectFacts, RuleSettings
+
+if TYPE_CHECKING:
+    from acp_migrate.rules.legacy_tests import TestFile
+
+TEST_RULE = "ACP008"  # removes tests of the removed behaviour (rules/legacy_tests.py)
 
 
 @dataclass(frozen=True)
@@ -28,6 +33,8 @@ class Example:
     before: str
     after: str | None = None
     flagged: bool = True
+    # The file the example stands for (None: `example.py`); ACP008 reads test files only.
+    path: str | None = None
 
 
 @dataclass
@@ -78,8 +85,12 @@ class FileContext:
         dropped: Callable[[cst.CSTNode, str], bool] | None = None,
         modules: Callable[[str, str | None], tuple[str, bytes] | None] | None = None,
         project: ProjectFacts | None = None,
+        path: str | None = None,
     ) -> None:
         self.module = module
+        # The file's path as the run names it (None: unknown, e.g. a bare source string).
+        self.path = path
+        self._tests: TestFile | None | bool = False  # not looked at yet
         # The source of a module this file imports (engine/modules.py), or None.
         self.modules = modules
         # What the run decided about the whole project; None: not decided (yet).
@@ -142,6 +153,36 @@ class FileContext:
             return ()
         return self.project.schema_kept_by
 
+    # -- tests of the removed behaviour (rules/legacy_tests.py, ACP008) -----------
+    @property
+    def is_test_file(self) -> bool:
+        """The file's path matches the `test-files` globs (`tests/**`, `test_*.py`, ...)."""
+        from acp_migrate.rules.legacy_tests import is_test_path
+
+        return is_test_path(self.path, self.settings.test_files)
+
+    def tests(self) -> TestFile | None:
+        """The tests of this test file and what fix does with each; None: not a test file."""
+        if self._tests is False:
+            from acp_migrate.rules.legacy_tests import TestFile
+
+            self._tests = TestFile(self) if self.is_test_file else None
+        return self._tests  # type: ignore[return-value]
+
+    def test_state(self) -> str | None:
+        """What fix does with the test code being visited: `removed` (a test of the removed
+        behaviour, or the part of one that is about the field, goes), `left` (a test about
+        the field that fix leaves as it is, to a person), `kept` (other test code: a
+        legacy keyword's value is simply dropped, never moved, never a TODO); None: not in
+        a test file's tests, fixtures or helpers."""
+        tests = self.tests()
+        return None if tests is None else tests.state(self.lineage, self.scopes)
+
+    def in_removed_test(self) -> bool:
+        """The node being visited is inside a test (or the part of one) that fix removes
+        as a test of the removed behaviour: no other rule reports or edits there."""
+        return self.test_state() == "removed"
+
     # -- names ----------------------------------------------------------------
     def resolve(self, node: cst.BaseExpression) -> str | None:
         return self.imports.resolve(node, local_names=self.defined_classes)
@@ -164,7 +205,13 @@ class FileContext:
 
     # -- results --------------------------------------------------------------
     def report(self, report: Report) -> None:
-        """Record a finding; the edits registered since the previous report are its fix."""
+        """Record a finding; the edits registered since the previous report are its fix.
+
+        Inside a test that fix removes whole (or a statement of one that goes), another
+        rule's finding is moot and dropped, with its edits (ACP008 reports the removal)."""
+        if report.code != TEST_RULE and self._tests is not None and self.in_removed_test():
+            self._pending = Edits()
+            return
         report.edits, self._pending = self._pending, Edits()
         self.reports.append(report)
 

@@ -1,8 +1,13 @@
 """Move a command list removed from `initialize` into the agent's session setup handlers.
 
 Not a rule: the fix that ACP001/ACP002 removals call (via ACP005) so that no command
-a server advertised is lost. For the agent class whose `initialize` advertised the
-list `E`, it edits the class to use the runtime shim's `CommandAdvertiser`:
+a server advertised is lost. The list `E` was advertised for an agent class when it is
+in the class's `initialize`, in a method of the class that `initialize` calls directly
+(`agent_capabilities=self._capabilities()`: `E` may use `self` but not that method's
+locals, as from `initialize`), or in a module-level constant (`CAPS =
+AgentCapabilities(slash_commands=SKILLS)`) that the `initialize` of classes of the same
+module use, and nothing else in the module does (each such class is rewired). For
+each such class it edits the class to use the runtime shim's `CommandAdvertiser`:
 
 - creates it: a dataclass field (`field(default_factory=CommandAdvertiser)`, so
   slots and frozen classes work), else at the end of `__init__`, else in `on_connect`;
@@ -30,7 +35,7 @@ from collections.abc import Sequence
 
 import libcst as cst
 
-from acp_migrate.cst.names import ImportTable, MentionCounter, last_part
+from acp_migrate.cst.names import ImportTable, MentionCounter, last_part, mentions
 from acp_migrate.cst.walk import walk
 from acp_migrate.rules.base import FileContext, all_params
 
@@ -60,29 +65,190 @@ class CannotRewire(Exception):
     """Why the list cannot be moved; the text completes "the list could not be moved: ..."."""
 
 
-def rewire(context: FileContext, origin: cst.BaseExpression) -> None:
-    """Move `origin` (the removed list's expression) into the class's setup handlers,
-    or raise CannotRewire."""
-    initialize = context.function
-    if initialize is None or initialize.name.value != "initialize" or len(context.scopes) < 2:
-        raise CannotRewire("it is not in an agent class's `initialize` method")
-    agent = context.scopes[-2]
-    if not isinstance(agent, cst.ClassDef) or not isinstance(agent.body, cst.IndentedBlock):
-        raise CannotRewire("it is not in an agent class's `initialize` method")
-    _check_movable(origin, initialize)
+NOT_INITIALIZE = "it is not in an agent class's `initialize` method"
 
-    done = context.rewired.get(agent)
+
+def rewire(context: FileContext, origin: cst.BaseExpression) -> None:
+    """Move `origin` (the removed list's expression) into the setup handlers of the
+    agent class (or classes) it was advertised for, or raise CannotRewire."""
+    targets = _agent_classes(context)
+    _check_movable(origin, targets[0][2])
+    # Every class's edits are computed before any is registered: a CannotRewire for one
+    # leaves the tree alone.
+    rewired = dict(context.rewired)
+    plans = []
+    for agent, initialize, _ in targets:
+        plan = _plan(context, agent, initialize, origin, rewired)
+        if plan is not None:
+            rewired[agent] = plan.origin_code
+            plans.append(plan)
+    if any(plan.owns_advertiser for plan in plans):
+        plans[0].wiring.after.extend(_import_edits(context))
+    for plan in plans:
+        plan.register(context)
+    if plans:
+        context.imports.bindings.setdefault(ADVERTISER_CLASS, f"{context.settings.runtime_import}.{ADVERTISER_CLASS}")
+
+
+# -- whose list it is -----------------------------------------------------------------
+
+
+def _agent_classes(context: FileContext) -> list[tuple[cst.ClassDef, cst.FunctionDef, cst.FunctionDef | None]]:
+    """(agent class, its `initialize`, the function whose locals the list may not use)
+    for each class the list was advertised for: the class of the `initialize` it is
+    in, or of the method it is in when that class's `initialize` calls it directly
+    (`self._capabilities()`); for a module-level `CAPS = ...`, every class of the module
+    whose `initialize` (or a method it calls) uses `CAPS`."""
+    function = context.function
+    if function is None:
+        return _constant_users(context)
+    scopes = context.scopes
+    agent = scopes[-2] if len(scopes) >= 2 and scopes[-1] is function else None
+    if not isinstance(agent, cst.ClassDef) or not isinstance(agent.body, cst.IndentedBlock):
+        raise CannotRewire(NOT_INITIALIZE)
+    if function.name.value == "initialize":
+        return [(agent, function, function)]
+    initialize = _methods(agent).get("initialize")
+    if initialize is None or function not in _called_methods(agent, initialize):
+        raise CannotRewire(
+            f"it is in `{agent.name.value}.{function.name.value}`, which is not `initialize` or a method it calls"
+        )
+    return [(agent, initialize, function)]
+
+
+def _methods(agent: cst.ClassDef) -> dict[str, cst.FunctionDef]:
+    if not isinstance(agent.body, cst.IndentedBlock):
+        return {}
+    return {statement.name.value: statement for statement in agent.body.body if isinstance(statement, cst.FunctionDef)}
+
+
+def _self_name(method: cst.FunctionDef) -> str | None:
+    """The name of a plain method's first parameter (`self`); None for static and class methods."""
+    if any(_code(d.decorator) in {"staticmethod", "classmethod"} for d in method.decorators):
+        return None
+    positional = [*method.params.posonly_params, *method.params.params]
+    return positional[0].name.value if positional else None
+
+
+def _called_methods(agent: cst.ClassDef, initialize: cst.FunctionDef) -> list[cst.FunctionDef]:
+    """The methods of `agent` that its `initialize` calls directly as `self.<name>(...)`
+    (not from a function or lambda nested in it)."""
+    me = _self_name(initialize)
+    methods = _methods(agent)
+    called: list[cst.FunctionDef] = []
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            func = node.func
+            if (
+                isinstance(func, cst.Attribute)
+                and isinstance(func.value, cst.Name)
+                and func.value.value == me
+                and func.attr.value in methods
+                and methods[func.attr.value] is not initialize
+                and methods[func.attr.value] not in called
+            ):
+                called.append(methods[func.attr.value])
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+            return False
+
+    if me is not None:
+        walk(initialize.body, Calls())
+    return called
+
+
+def _constant_name(statement: cst.BaseStatement) -> str | None:
+    """`NAME` of a module-level `NAME = ...` (or `NAME: T = ...`) line."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return None
+    small = statement.body[0]
+    if isinstance(small, cst.Assign) and len(small.targets) == 1:
+        target = small.targets[0].target
+    elif isinstance(small, cst.AnnAssign) and small.value is not None:
+        target = small.target
+    else:
+        return None
+    return target.value if isinstance(target, cst.Name) else None
+
+
+def _constant_users(context: FileContext) -> list[tuple[cst.ClassDef, cst.FunctionDef, None]]:
+    statement = context.statements[0] if context.statements else None
+    name = _constant_name(statement) if not context.scopes and statement in context.module.body else None
+    if name is None:
+        raise CannotRewire(NOT_INITIALIZE)
+    users = []
+    for agent in context.module.body:
+        if not isinstance(agent, cst.ClassDef):
+            continue
+        initialize = _methods(agent).get("initialize")
+        if initialize is None:
+            continue
+        if any(mentions(method).get(name) for method in (initialize, *_called_methods(agent, initialize))):
+            users.append((agent, initialize, None))
+    if not users:
+        raise CannotRewire(f"`{name}` is not used by the `initialize` of an agent class in this module")
+    # Used anywhere else (another function, `__all__`: another module), removing the
+    # list from it would take it from there too.
+    elsewhere = mentions(context.module)[name] - mentions(statement)[name] - sum(mentions(a)[name] for a, _, _ in users)
+    if elsewhere:
+        raise CannotRewire(f"`{name}` is also used outside the agent class's `initialize`")
+    return users
+
+
+# -- one class's edits --------------------------------------------------------------------
+
+
+class _Plan:
+    """The edits rewiring one class (computed before any is registered)."""
+
+    def __init__(self, agent: cst.ClassDef, origin_code: str) -> None:
+        self.agent = agent
+        self.origin_code = origin_code
+        self.wiring = Wiring()
+        self.handler_edits: list[_HandlerEdits] = []
+        # It creates its own advertiser (not inherited from a class rewired above).
+        self.owns_advertiser = True
+
+    def register(self, context: FileContext) -> None:
+        context.rewired[self.agent] = self.origin_code
+        wiring = self.wiring
+        for node, replacement in wiring.replaced:
+            context.replace(node, replacement)
+        for statement, new in wiring.after:
+            context.insert_after(statement, new)
+        for statement, new in wiring.before:
+            context.insert_before(statement, new)
+        for edits in self.handler_edits:
+            for node, replacement in edits.replaced:
+                context.replace(node, replacement)
+            for statement, new in edits.appended:
+                context.insert_after(statement, new)
+
+
+def _plan(
+    context: FileContext,
+    agent: cst.ClassDef,
+    initialize: cst.FunctionDef,
+    origin: cst.BaseExpression,
+    rewired: dict[cst.ClassDef, str],
+) -> _Plan | None:
+    """The edits for `agent`, None when it already advertises `origin`. `rewired`:
+    the classes rewired so far, this run's plans included."""
+    done = rewired.get(agent)
     origin_code = context.code(origin, limit=10_000)
     if done is not None:
         if done != origin_code:
             raise CannotRewire(f"class `{agent.name.value}` already advertises `{context.code(origin)}`")
-        return
+        return None
 
-    methods = {
-        statement.name.value: statement
-        for statement in agent.body.body
-        if isinstance(statement, cst.FunctionDef)
-    }
+    methods = _methods(agent)
     handlers = context.settings.setup_handlers
     kinds = {name: kind for kind in ("new", "load", "resume", "fork") for name in getattr(handlers, kind)}
     setup = [(methods[name], kind) for name, kind in kinds.items() if name in methods]
@@ -98,47 +264,39 @@ def rewire(context: FileContext, origin: cst.BaseExpression) -> None:
         raise CannotRewire(f"class `{agent.name.value}` has no session setup handler")
 
     inherited = any(
-        isinstance(base.value, cst.Name) and base.value.value in {c.name.value for c in context.rewired}
+        isinstance(base.value, cst.Name) and base.value.value in {c.name.value for c in rewired}
         for base in agent.bases
     )
+    plan = _Plan(agent, origin_code)
     # A subclass of a class rewired above already has the advertiser, bound once.
-    wiring = Wiring() if inherited else _wiring(context, agent, methods, initialize)
-    if not inherited:
-        wiring.after.extend(_import_edits(context))
-    handler_edits = [_handler_edits(context, method, kind, origin) for method, kind in setup]
+    wiring = plan.wiring = Wiring() if inherited else _wiring(context, agent, methods, initialize)
+    plan.owns_advertiser = not inherited
+    plan.handler_edits = [_handler_edits(context, method, kind, origin) for method, kind in setup]
     overrides = [_override(context, owner, method, kind, origin) for (owner, method), kind in inherited_handlers]
     if overrides:
         wiring.after.append((initialize, overrides))
-
-    # Nothing is registered before here: a CannotRewire above leaves the tree alone.
-    context.rewired[agent] = origin_code
-    for node, replacement in wiring.replaced:
-        context.replace(node, replacement)
-    for statement, new in wiring.after:
-        context.insert_after(statement, new)
-    for statement, new in wiring.before:
-        context.insert_before(statement, new)
-    for edits in handler_edits:
-        for node, replacement in edits.replaced:
-            context.replace(node, replacement)
-        for statement, new in edits.appended:
-            context.insert_after(statement, new)
-    context.imports.bindings.setdefault(ADVERTISER_CLASS, f"{context.settings.runtime_import}.{ADVERTISER_CLASS}")
+    return plan
 
 
 # -- checks ---------------------------------------------------------------------------
 
 
-def _check_movable(origin: cst.BaseExpression, initialize: cst.FunctionDef) -> None:
-    """The expression may only use `self` and module-level names."""
-    params = [p.name.value for p in all_params(initialize.params)]
-    local_names = set(params[1:]) | _assigned_names(initialize)
+def _check_movable(origin: cst.BaseExpression, home: cst.FunctionDef | None) -> None:
+    """The expression may only use `self` and module-level names: not the parameters
+    or locals of `home`, the method it is in (`initialize` or a method it calls)."""
+    if home is None:  # a module-level constant: module-level names only
+        return
+    params = [p.name.value for p in all_params(home.params)]
+    me = _self_name(home)
+    local_names = set(params[1:] if me is not None else params) | _assigned_names(home)
     counter = MentionCounter()
     walk(origin, counter)
     # A comprehension's or lambda's own variables are the expression's, not `initialize`'s.
     used = sorted((set(counter.counts) - _bound_inside(origin)) & local_names)
     if used:
-        raise CannotRewire(f"it uses `{used[0]}`, which only exists inside `initialize`")
+        raise CannotRewire(f"it uses `{used[0]}`, which only exists inside `{home.name.value}`")
+    if me is not None and me != "self" and counter.counts.get(me):
+        raise CannotRewire(f"it uses `{me}`, which the setup handlers call `self`")
 
 
 def _bound_inside(expression: cst.BaseExpression) -> set[str]:

@@ -1,4 +1,4 @@
-# Case: tests reading the removed field as an attribute are reported (ACP004) and left unchanged
+# Case: tests reading the removed field as an attribute: those asserting only it go (ACP008); a helper reading it is reported (ACP004)
 import pytest
 
 from acp.schema import AgentCapabilities, InitializeResponse

@@ -1,4 +1,4 @@
-# Case: tests reading "slashCommands"/"slash_commands" from serialized capabilities are reported (ACP004)
+# Case: tests reading "slashCommands"/"slash_commands" from serialized capabilities: their assertions of the field go (ACP008)
 import json
 
 from acp.schema import AgentCapabilities

@@ -1,0 +1,176 @@
+"""What an expression holds, as far as the removed field goes: ACP capabilities, an
+initialize result, or their dict forms (a dump, a wire payload).
+
+Not a rule: the value tracking shared by the rules that find the field set (ACP001's
+`caps.slash_commands = x`, ACP002's `data["agentCapabilities"]["slashCommands"] = x`)
+and read (ACP004). Only values known to be capabilities count: a server's own
+`self.slash_commands` is not the field. Local names are followed per function, from
+their assignments and their parameters' annotations.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from acp_migrate.rules.base import CAPABILITY_CLASSES, INITIALIZE_CLASSES, FileContext, all_params
+
+CAPABILITY_KEYS = frozenset({"agentCapabilities", "agent_capabilities"})
+CAPS, CAPS_DICT, INIT, INIT_DICT = "capabilities", "capabilities dict", "initialize result", "initialize dict"
+CONSTRUCTORS = frozenset({"create", "model_validate", "model_validate_json", "model_construct", "parse_obj"})
+DUMPERS = frozenset({"model_dump", "dict"})
+# Attributes of a capabilities value (or class) that map its field names: reading the
+# field's name from one is reading the field.
+FIELD_MAPS = frozenset({"model_fields", "__fields__", "model_fields_set", "__dict__"})
+
+
+def string_value(node: cst.BaseExpression | None) -> str | None:
+    if isinstance(node, cst.SimpleString):
+        value = node.evaluated_value
+        return value if isinstance(value, str) else None
+    return None
+
+
+def string_key(element: cst.BaseDictElement) -> str | None:
+    """The string key of a dict literal's `"key": value` entry, else None."""
+    return string_value(element.key) if isinstance(element, cst.DictElement) else None
+
+
+def is_dict_call(node: cst.BaseExpression) -> bool:
+    """`dict(...)`, the builtin (a name the module does not rebind is assumed to be it)."""
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "dict"
+
+
+def assignment_targets(node: cst.Assign | cst.AnnAssign | cst.AugAssign) -> list[cst.BaseExpression]:
+    """What an assignment stores into, tuple and list targets unpacked."""
+    if isinstance(node, cst.Assign):
+        roots = [target.target for target in node.targets]
+    else:
+        roots = [node.target]
+    found: list[cst.BaseExpression] = []
+    while roots:
+        target = roots.pop(0)
+        if isinstance(target, (cst.Tuple, cst.List)):
+            roots.extend(element.value for element in target.elements)
+        elif isinstance(target, cst.StarredElement):
+            roots.append(target.value)
+        else:
+            found.append(target)
+    return found
+
+
+def subscript_key(node: cst.Subscript) -> str | None:
+    """The string key of `x["key"]`, else None."""
+    if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+        return string_value(node.slice[0].slice.value)
+    return None
+
+
+class ValueKinds:
+    """Kinds of local names, kept up to date by the rule that owns it: it calls
+    `assigned` from its `visit_Assign` / `visit_AnnAssign` and `entered` / `left` from
+    its `visit_FunctionDef` / `leave_FunctionDef`."""
+
+    def __init__(self, context: FileContext) -> None:
+        self.context = context
+        # Known kinds of local names, per function (None: module level).
+        self._kinds: dict[cst.FunctionDef | None, dict[str, str]] = {}
+
+    def kind(self, node: cst.BaseExpression) -> str | None:
+        if isinstance(node, cst.Await):
+            return self.kind(node.expression)
+        if isinstance(node, cst.Name):
+            for scope in (self.context.function, None):
+                kind = self._kinds.get(scope, {}).get(node.value)
+                if kind is not None:
+                    return kind
+            return None
+        if isinstance(node, cst.Attribute):
+            if node.attr.value in {"agent_capabilities", "agentCapabilities"}:
+                return CAPS
+            if node.attr.value in FIELD_MAPS and self._names_fields(node.value):
+                return CAPS_DICT
+            return None
+        if isinstance(node, cst.Subscript):
+            return CAPS_DICT if subscript_key(node) in CAPABILITY_KEYS else None
+        if isinstance(node, cst.Call):
+            return self._call_kind(node)
+        return None
+
+    def _names_fields(self, node: cst.BaseExpression) -> bool:
+        """A capabilities value, its class, or `type(value)`."""
+        if self.kind(node) == CAPS or self.context.is_schema_class(node, CAPABILITY_CLASSES):
+            return True
+        return (
+            isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Name)
+            and node.func.value == "type"
+            and len(node.args) == 1
+            and self.kind(node.args[0].value) == CAPS
+        )
+
+    def _call_kind(self, node: cst.Call) -> str | None:
+        func = node.func
+        context = self.context
+        if context.is_schema_class(func, CAPABILITY_CLASSES):
+            return CAPS
+        if context.is_schema_class(func, INITIALIZE_CLASSES):
+            return INIT
+        if isinstance(func, cst.Name) and func.value in {"vars", "dir"} and len(node.args) == 1:
+            return CAPS_DICT if self.kind(node.args[0].value) == CAPS else None
+        if not isinstance(func, cst.Attribute):
+            return None
+        method = func.attr.value
+        if method in CONSTRUCTORS:
+            if context.is_schema_class(func.value, CAPABILITY_CLASSES):
+                return CAPS
+            if context.is_schema_class(func.value, INITIALIZE_CLASSES):
+                return INIT
+        if method == "initialize":
+            return INIT
+        if method in DUMPERS:
+            return {CAPS: CAPS_DICT, INIT: INIT_DICT}.get(self.kind(func.value) or "")
+        if method in {"model_copy", "copy"}:  # a copy is of the same kind
+            return self.kind(func.value)
+        if method == "get" and node.args and string_value(node.args[0].value) in CAPABILITY_KEYS:
+            return CAPS_DICT
+        return None
+
+    # -- remember local names ------------------------------------------------------
+    def _remember(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
+        if not isinstance(target, cst.Name):
+            return
+        kinds = self._kinds.setdefault(self.context.function, {})
+        kind = self.kind(value) if value is not None else None
+        if kind is None:
+            kinds.pop(target.value, None)
+        else:
+            kinds[target.value] = kind
+
+    def assigned(self, node: cst.Assign | cst.AnnAssign) -> None:
+        if isinstance(node, cst.Assign):
+            for target in node.targets:
+                self._remember(target.target, node.value)
+            return
+        self._remember(node.target, node.value)
+        annotated = self._annotation_kind(node.annotation)
+        if annotated is not None and isinstance(node.target, cst.Name):
+            self._kinds.setdefault(self.context.function, {})[node.target.value] = annotated
+
+    def entered(self, node: cst.FunctionDef) -> None:
+        kinds = self._kinds.setdefault(node, {})
+        for param in all_params(node.params):
+            kind = self._annotation_kind(param.annotation)
+            if kind is not None:
+                kinds[param.name.value] = kind
+
+    def left(self, node: cst.FunctionDef) -> None:
+        self._kinds.pop(node, None)
+
+    def _annotation_kind(self, annotation: cst.Annotation | None) -> str | None:
+        if annotation is None:
+            return None
+        if self.context.is_schema_class(annotation.annotation, CAPABILITY_CLASSES):
+            return CAPS
+        if self.context.is_schema_class(annotation.annotation, INITIALIZE_CLASSES):
+            return INIT
+        return None

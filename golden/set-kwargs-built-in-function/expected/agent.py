@@ -1,0 +1,51 @@
+# Case: **kwargs built in initialize (a dict literal, then a kwargs["slash_commands"] line): the entries go, the lists move
+from typing import Any
+
+from acp import PROTOCOL_VERSION
+from acp.schema import AgentCapabilities, AvailableCommand, InitializeResponse, NewSessionResponse
+from acp_migrate.runtime import CommandAdvertiser
+
+
+class KwargsAgent:
+    def __init__(self) -> None:
+        self.conn = None
+        self.command_advertiser = CommandAdvertiser()
+
+    def on_connect(self, conn) -> None:
+        self.conn = conn
+        self.command_advertiser.bind(conn)
+
+    def skills(self) -> list[AvailableCommand]:
+        return [AvailableCommand(name="web", description="Search the web")]
+
+    async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        caps_kwargs = {
+            "load_session": True,
+        }
+        return InitializeResponse(protocol_version=PROTOCOL_VERSION, agent_capabilities=AgentCapabilities(**caps_kwargs))
+
+    async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
+        return self.command_advertiser.attach(
+            NewSessionResponse(session_id="kwargs"),
+            always=self.skills(),
+        )
+
+
+class SubscriptKwargsAgent:
+    def __init__(self) -> None:
+        self.conn = None
+        self.command_advertiser = CommandAdvertiser()
+
+    def on_connect(self, conn) -> None:
+        self.conn = conn
+        self.command_advertiser.bind(conn)
+
+    async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        options = dict(load_session=True)
+        return InitializeResponse.create(protocol_version=PROTOCOL_VERSION, **options)
+
+    async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
+        return self.command_advertiser.attach(
+            NewSessionResponse(session_id="subscript"),
+            always=[AvailableCommand(name="test", description="Run the tests")],
+        )

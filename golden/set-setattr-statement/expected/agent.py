@@ -1,0 +1,51 @@
+# Case: setattr(caps, "slash_commands", ...) in initialize: the statement goes, the list moves into the setup handlers
+from typing import Any
+
+from acp import PROTOCOL_VERSION
+from acp.schema import AgentCapabilities, AvailableCommand, InitializeResponse, NewSessionResponse
+from acp_migrate.runtime import CommandAdvertiser
+
+
+class SetattrAgent:
+    def __init__(self) -> None:
+        self.conn = None
+        self.command_advertiser = CommandAdvertiser()
+
+    def on_connect(self, conn) -> None:
+        self.conn = conn
+        self.command_advertiser.bind(conn)
+
+    def skills(self) -> list[AvailableCommand]:
+        return [AvailableCommand(name="web", description="Search the web")]
+
+    async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        caps = AgentCapabilities(load_session=True)
+        return InitializeResponse(protocol_version=PROTOCOL_VERSION, agent_capabilities=caps)
+
+    async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
+        return self.command_advertiser.attach(
+            NewSessionResponse(session_id="setattr"),
+            always=self.skills(),
+        )
+
+
+class FrozenAgent:
+    """object.__setattr__ on a frozen model, from a local that only feeds it."""
+
+    def __init__(self) -> None:
+        self.conn = None
+        self.command_advertiser = CommandAdvertiser()
+
+    def on_connect(self, conn) -> None:
+        self.conn = conn
+        self.command_advertiser.bind(conn)
+
+    async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        caps: AgentCapabilities = AgentCapabilities.model_construct(load_session=True)
+        return InitializeResponse(protocol_version=PROTOCOL_VERSION, agent_capabilities=caps)
+
+    async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
+        return self.command_advertiser.attach(
+            NewSessionResponse(session_id="frozen"),
+            always=[AvailableCommand(name="test", description="Run the tests")],
+        )

@@ -1,0 +1,58 @@
+# Case: wire initialize results built with dict(...) or by setting the key on "agentCapabilities": the key goes, the lists move
+from typing import Any
+
+WEB = {"name": "web", "description": "Search the web"}
+
+
+class DictCallAgent:
+    def __init__(self) -> None:
+        self.conn = None
+
+    def on_connect(self, conn) -> None:
+        self.conn = conn
+
+    async def initialize(self, protocol_version: int, **kwargs: Any) -> dict[str, Any]:
+        return {
+            "protocolVersion": protocol_version,
+            "agentCapabilities": dict(loadSession=True, slashCommands=[WEB]),
+        }
+
+    async def new_session(self, cwd: str, **kwargs: Any) -> dict[str, Any]:
+        return {"sessionId": "dict-call"}
+
+
+class OuterDictCallAgent:
+    def __init__(self) -> None:
+        self.conn = None
+
+    def on_connect(self, conn) -> None:
+        self.conn = conn
+
+    async def initialize(self, protocol_version: int, **kwargs: Any) -> dict[str, Any]:
+        return dict(protocolVersion=protocol_version, agentCapabilities={"slashCommands": [WEB], "loadSession": False})
+
+    async def new_session(self, cwd: str, **kwargs: Any) -> dict[str, Any]:
+        return {"sessionId": "outer"}
+
+
+class KeySetAgent:
+    def __init__(self) -> None:
+        self.conn = None
+
+    def on_connect(self, conn) -> None:
+        self.conn = conn
+
+    async def initialize(self, protocol_version: int, **kwargs: Any) -> dict[str, Any]:
+        result: dict[str, Any] = {"protocolVersion": protocol_version, "agentCapabilities": {"loadSession": True}}
+        result["agentCapabilities"]["slashCommands"] = [WEB]
+        return result
+
+    async def new_session(self, cwd: str, **kwargs: Any) -> dict[str, Any]:
+        return {"sessionId": "key-set"}
+
+
+def parse_old_result(raw: dict[str, Any]) -> Any:
+    """Old JSON read on the way in (a fixture): left alone."""
+    from acp.schema import InitializeResponse
+
+    return InitializeResponse.model_validate(dict(protocolVersion=1, agentCapabilities=dict(slashCommands=[])))
