@@ -159,10 +159,16 @@ def test_concise_and_quiet_drop_the_summary() -> None:
 
     assert render_concise(result) == "a.py:1:3: ACP001 legacy\n"
     assert render_check(result, quiet=True) == "a.py:1:3: ACP001 legacy\n"
-    assert render_check(result).splitlines()[-1] == "Found 1 finding (1 fixable) in 1 file."
-    fixed = RunResult(mode=Mode.FIX, files=[FileOutcome(path="a.py", changed=True, written=True)])
+    assert render_check(result).splitlines()[-2:] == [
+        "Found 1 finding in 1 file.",
+        "[*] 1 fixable with `acp-migrate fix`.",
+    ]
+    fixed = RunResult(
+        mode=Mode.FIX, files=[FileOutcome(path="a.py", findings=[finding("a.py", 1)], changed=True, written=True)]
+    )
     assert render_fix(fixed, quiet=True) == ""
-    assert render_fix(fixed) == "Fixed a.py\nFixed 1 file.\n"
+    assert render_fix(fixed) == "Fixed a.py\nFixed 1 finding in 1 file.\n"
+    assert render_fix(fixed, summary=False) == "Fixed a.py\n"
 
 
 # --- colour and terminal extras -------------------------------------------------------------
@@ -226,9 +232,25 @@ def test_progress_bar_draws_the_final_count_and_erases_itself() -> None:
     bar.close()
 
     drawn = "".join(stream.written)
-    assert "1/5 files" in drawn and "5/5 files" in drawn
-    assert "3/5 files" not in drawn  # throttled
+    assert "1 file analysed" in drawn and "5 files analysed" in drawn
+    assert "3 files analysed" not in drawn  # throttled
     assert drawn.endswith("\r\x1b[K")
+
+
+def test_progress_shows_no_total_while_the_walk_still_finds_files() -> None:
+    # runner.run's calls on a big run: the walk reports every 1024 files it finds, then
+    # the outcomes come with the final total. A "done/total" would jump from 1024 to 1502.
+    stream = FakeStream(True)
+    bar = ProgressBar(stream, interval=0)
+
+    bar(0, 1024)
+    bar(1, 1502)
+    bar(1502, 1502)
+    bar.close()
+
+    frames = [frame.split(" ", 1)[1] for frame in "".join(stream.written).split("\r\x1b[K") if frame]
+    assert frames == ["1024 files found", "1 file analysed", "1502 files analysed"]
+    assert "/" not in "".join(stream.written)
 
 
 def test_run_summary_lists_files_time_and_findings_by_rule() -> None:
@@ -238,9 +260,40 @@ def test_run_summary_lists_files_time_and_findings_by_rule() -> None:
     summary = render_run_summary(result, 1.234, {"ACP001": "initialize-slash-commands"})
 
     assert summary.splitlines() == [
-        "acp-migrate: 3 files scanned, 2 with findings, 3 findings found in 1.23s",
+        "Found 3 findings in 2 files (3 files scanned in 1.23s):",
         "  ACP001 2  initialize-slash-commands",
         "  ACP004 1",
+        "[*] 2 fixable with `acp-migrate fix`.",
+    ]
+
+
+def test_the_closing_summary_is_the_reports_summary_with_files_and_time() -> None:
+    clean = RunResult(mode=Mode.CHECK, files=[FileOutcome(path="a.py")])
+    fixed = RunResult(
+        mode=Mode.FIX,
+        files=[
+            FileOutcome(
+                path="a.py",
+                findings=[finding("a.py", 1), finding("a.py", 5, "ACP004", fixable=False)],
+                remaining=[finding("a.py", 5, "ACP004", fixable=False)],
+                changed=True,
+                written=True,
+            ),
+            FileOutcome(path="b.py"),
+        ],
+    )
+    diff = RunResult(mode=Mode.DIFF, files=[FileOutcome(path="a.py", findings=[finding("a.py", 1)], changed=True)])
+
+    assert render_run_summary(clean, 0.5, {}) == "All checks passed (1 file scanned in 0.50s).\n"
+    assert render_run_summary(fixed, 0.5, {}).splitlines() == [
+        "Fixed 1 finding in 1 file; 1 finding needs manual work (2 files scanned in 0.50s):",
+        "  ACP004 1",
+    ]
+    assert render_run_summary(diff, 0.5, {}) == "Would fix 1 finding in 1 file (1 file scanned in 0.50s).\n"
+    without_rules = render_run_summary(result_with(finding("a.py", 1)), 0.5, {}, by_rule=False)
+    assert without_rules.splitlines() == [
+        "Found 1 finding in 1 file (1 file scanned in 0.50s).",
+        "[*] 1 fixable with `acp-migrate fix`.",
     ]
 
 

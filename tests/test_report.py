@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,16 @@ from acp_migrate.engine.runner import FileError, FileOutcome, Mode, RunResult
 from acp_migrate.findings import Finding
 from acp_migrate.report.diff import render_diff
 from acp_migrate.report.json_format import render_json
-from acp_migrate.report.text import format_finding, render_check, render_errors, render_fix
+from acp_migrate.report.text import (
+    diff_summary,
+    fix_summary,
+    fixed_findings,
+    format_finding,
+    render_check,
+    render_errors,
+    render_fix,
+    render_fixes,
+)
 
 
 def finding(path: str, line: int, code: str = "ACP001", *, fixable: bool = True) -> Finding:
@@ -50,14 +60,31 @@ def test_check_lists_findings_then_a_summary() -> None:
         format_finding(finding("a.py", 2)),
         format_finding(finding("a.py", 9)),
         format_finding(finding("b.py", 3, "ACP005", fixable=False)),
-        "Found 3 findings (2 fixable) in 2 files.",
+        "Found 3 findings in 2 files.",
+        "[*] 2 fixable with `acp-migrate fix`.",
     ]
 
 
 def test_singular_summary() -> None:
     result = check_result(FileOutcome(path="a.py", findings=[finding("a.py", 1)]))
 
-    assert render_check(result).splitlines()[-1] == "Found 1 finding (1 fixable) in 1 file."
+    assert render_check(result).splitlines()[-2:] == [
+        "Found 1 finding in 1 file.",
+        "[*] 1 fixable with `acp-migrate fix`.",
+    ]
+
+
+def test_no_fixable_hint_without_fixable_findings() -> None:
+    result = check_result(FileOutcome(path="a.py", findings=[finding("a.py", 1, "ACP004", fixable=False)]))
+
+    assert render_check(result).splitlines()[-1] == "Found 1 finding in 1 file."
+
+
+def test_the_summary_can_be_left_to_the_closing_summary() -> None:
+    result = check_result(FileOutcome(path="a.py", findings=[finding("a.py", 1)]))
+
+    assert render_check(result, summary=False) == format_finding(finding("a.py", 1)) + "\n"
+    assert render_check(check_result(FileOutcome(path="a.py")), summary=False) == ""
 
 
 def test_clean_run_passes() -> None:
@@ -78,9 +105,10 @@ def test_findings_and_errors_are_both_summarised() -> None:
     )
     result.files.append(FileOutcome(path="b.py", error="is a directory"))
 
-    assert render_check(result).splitlines()[-1] == (
-        "Found 1 finding (1 fixable) in 1 file; 2 files could not be analysed."
-    )
+    assert render_check(result).splitlines()[-2:] == [
+        "Found 1 finding in 1 file; 2 files could not be analysed.",
+        "[*] 1 fixable with `acp-migrate fix`.",
+    ]
 
 
 def test_errors_are_path_error_reason_lines_sorted_by_path() -> None:
@@ -132,7 +160,7 @@ def test_fix_lists_fixed_files_then_what_needs_a_person_then_a_summary() -> None
         "Fixed a.py",
         "Fixed b.py",
         format_finding(manual),
-        "Fixed 2 files; 1 finding needs manual work.",
+        "Fixed 2 findings in 2 files; 1 finding needs manual work.",
     ]
 
 
@@ -140,7 +168,12 @@ def test_fix_lists_fixed_files_then_what_needs_a_person_then_a_summary() -> None
     ("files", "summary"),
     [
         ([FileOutcome(path="a.py")], "Nothing to fix."),
-        ([FileOutcome(path="a.py", changed=True, written=True)], "Fixed 1 file."),
+        (
+            [FileOutcome(path="a.py", findings=[finding("a.py", 1)], changed=True, written=True)],
+            "Fixed 1 finding in 1 file.",
+        ),
+        # Only a TODO comment added: the file changed, no finding was fixed.
+        ([FileOutcome(path="a.py", changed=True, written=True)], "Changed 1 file."),
         ([FileOutcome(path="a.py", error="permission denied: file is read-only")], "1 file could not be analysed."),
         (
             [FileOutcome(path="a.py", remaining=[finding("a.py", 1, fixable=False)] * 2)],
@@ -150,6 +183,67 @@ def test_fix_lists_fixed_files_then_what_needs_a_person_then_a_summary() -> None
 )
 def test_fix_summaries(files: list[FileOutcome], summary: str) -> None:
     assert render_fix(RunResult(mode=Mode.FIX, files=files)).splitlines()[-1] == summary
+
+
+def test_fixed_findings_are_the_fixable_ones_fix_wrote_and_did_not_leave() -> None:
+    kept = finding("a.py", 2)  # fixable, but fix left it (its follow-up is silenced)
+    todo = finding("a.py", 2, "ACP005", fixable=False)
+    result = RunResult(
+        mode=Mode.FIX,
+        files=[
+            FileOutcome(
+                path="a.py",
+                findings=[finding("a.py", 1), kept, finding("a.py", 3, "ACP004", fixable=False)],
+                remaining=[kept, todo],
+                changed=True,
+                written=True,
+            ),
+            # Not written (it could not be): nothing in it was fixed.
+            FileOutcome(path="b.py", findings=[finding("b.py", 1)], error="permission denied"),
+        ],
+    )
+
+    assert fixed_findings(result) == [finding("a.py", 1)]
+    assert (
+        fix_summary(result) == "Fixed 1 finding in 1 file; 2 findings need manual work; 1 file could not be analysed."
+    )
+    diff = RunResult(mode=Mode.DIFF, files=[replace(outcome, written=False) for outcome in result.files])
+    assert fixed_findings(diff) == [finding("a.py", 1)]
+    assert diff_summary(diff).startswith("Would fix 1 finding in 1 file; ")
+    assert diff_summary(RunResult(mode=Mode.DIFF, files=[FileOutcome(path="a.py")])) == "Nothing to change."
+
+
+def test_show_fixes_lists_the_fixed_findings_per_file_and_rule() -> None:
+    names = {"ACP001": "initialize-slash-commands", "ACP003": "schema-slash-commands-field"}
+    result = RunResult(
+        mode=Mode.FIX,
+        files=[
+            FileOutcome(
+                path="b.py",
+                findings=[finding("b.py", 1, "ACP003"), finding("b.py", 2), finding("b.py", 3, "ACP003")],
+                changed=True,
+                written=True,
+            ),
+            FileOutcome(path="a.py", findings=[finding("a.py", 1)], changed=True, written=True),
+        ],
+    )
+
+    assert render_fixes(result, names).splitlines() == [
+        "Fixed 4 findings:",
+        "- a.py:",
+        "    1 × ACP001 (initialize-slash-commands)",
+        "- b.py:",
+        "    2 × ACP003 (schema-slash-commands-field)",
+        "    1 × ACP001 (initialize-slash-commands)",
+    ]
+    # In place of the `Fixed <path>` lines, before what is left and the summary.
+    assert render_fix(result, show_fixes=names).splitlines()[-1] == "Fixed 4 findings in 2 files."
+    assert "Fixed a.py" not in render_fix(result, show_fixes=names)
+    check = check_result(
+        FileOutcome(path="a.py", findings=[finding("a.py", 1), finding("a.py", 2, "ACP004", fixable=False)])
+    )
+    assert render_fixes(check, {}).splitlines() == ["Would fix 1 finding:", "- a.py:", "    1 × ACP001"]
+    assert render_fixes(check_result(FileOutcome(path="a.py")), names) == ""
 
 
 # --- diff ---------------------------------------------------------------------------------

@@ -1,16 +1,22 @@
-"""Human-readable output: `path:line:col: CODE message` lines and a one-line summary.
+"""Human-readable output: `path:line:col: CODE message` lines and a summary.
 
 `paint` colours them on a terminal; `quiet` keeps only the findings (no summary, no
-"Fixed" lines); `concise` is the finding lines alone, for editors and grep.
+"Fixed" lines); `summary=False` leaves the summary out (on a terminal the closing
+summary, report/progress.py, says it once); `concise` is the finding lines alone, for
+editors and grep. `render_fixes` is `--show-fixes`: the findings fix rewrote (or would),
+per file and rule.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Mapping
 
-from acp_migrate.engine.runner import FileError, RunResult
+from acp_migrate.engine.runner import FileError, Mode, RunResult
 from acp_migrate.findings import Finding
 from acp_migrate.report.colour import PLAIN, Painter
+
+FIX_COMMAND = "acp-migrate fix"
 
 
 def format_finding(finding: Finding, paint: Painter = PLAIN) -> str:
@@ -27,52 +33,135 @@ def render_errors(result: RunResult) -> str:
     return _lines(format_error(error) for error in result.errors)
 
 
-def render_check(result: RunResult, *, paint: Painter = PLAIN, quiet: bool = False) -> str:
+def render_check(result: RunResult, *, paint: Painter = PLAIN, quiet: bool = False, summary: bool = True) -> str:
     findings = _lines(format_finding(f, paint) for f in result.findings)
-    if quiet:
+    if quiet or not summary:
         return findings
-    summary = check_summary(result)
-    colour = "green" if summary == "All checks passed." else "bold"
-    return findings + paint(summary, colour) + "\n"
+    return findings + render_summary(result, paint=paint)
 
 
 def render_concise(result: RunResult) -> str:
     return _lines(format_finding(f) for f in result.findings)
 
 
+def render_summary(result: RunResult, *, paint: Painter = PLAIN) -> str:
+    """The summary that ends a text report: `check_summary` and the fixable hint (check),
+    `fix_summary` (fix), `diff_summary` (diff)."""
+    if result.mode is Mode.CHECK:
+        summary = check_summary(result)
+        colour = "green" if summary == "All checks passed." else "bold"
+        hint = fixable_hint(result)
+        return paint(summary, colour) + "\n" + (hint + "\n" if hint else "")
+    summary = fix_summary(result) if result.mode is Mode.FIX else diff_summary(result)
+    return paint(summary, "bold") + "\n"
+
+
 def check_summary(result: RunResult) -> str:
     findings = result.findings
     parts = []
     if findings:
-        fixable = sum(f.fixable for f in findings)
         files = len({f.path for f in findings})
-        parts.append(f"Found {_count(len(findings), 'finding')} ({fixable} fixable) in {_count(files, 'file')}")
+        parts.append(f"Found {_count(len(findings), 'finding')} in {_count(files, 'file')}")
     if result.errors:
         parts.append(_unanalysed(result))
     # Success is claimed only when every file was analysed.
     return "; ".join(parts) + "." if parts else "All checks passed."
 
 
-def render_fix(result: RunResult, *, paint: Painter = PLAIN, quiet: bool = False) -> str:
+def fixable_hint(result: RunResult) -> str | None:
+    """`[*] N fixable with `acp-migrate fix`.` (ruff's hint), when check found fixable findings."""
+    fixable = sum(f.fixable for f in result.findings)
+    return f"[*] {fixable} fixable with `{FIX_COMMAND}`." if fixable else None
+
+
+def fixed_findings(result: RunResult) -> list[Finding]:
+    """What fix rewrote (fix: in the files it wrote), would rewrite (diff: in the files
+    that would change), or says it can rewrite (check: the fixable findings)."""
+    if result.mode is Mode.CHECK:
+        return [f for f in result.findings if f.fixable]
+    fixed = []
+    for outcome in result.files:
+        if outcome.written if result.mode is Mode.FIX else outcome.changed:
+            left = set(outcome.remaining)
+            fixed += [f for f in outcome.findings if f.fixable and f not in left]
+    return sorted(fixed, key=Finding.sort_key)
+
+
+def render_fix(
+    result: RunResult,
+    *,
+    paint: Painter = PLAIN,
+    quiet: bool = False,
+    summary: bool = True,
+    show_fixes: Mapping[str, str] | None = None,
+) -> str:
+    """`Fixed <path>` per file written (or, with `show_fixes`, the rule names by code: the
+    fixed findings per file and rule), the findings left, the summary."""
     remaining = _lines(format_finding(f, paint) for f in result.remaining)
     if quiet:
         return remaining
-    fixed = [f"{paint('Fixed', 'green')} {outcome.path}" for outcome in result.files if outcome.written]
-    return _lines(fixed) + remaining + paint(fix_summary(result), "bold") + "\n"
+    if show_fixes is not None:
+        fixed = render_fixes(result, show_fixes, paint=paint)
+    else:
+        fixed = _lines(f"{paint('Fixed', 'green')} {outcome.path}" for outcome in result.files if outcome.written)
+    return fixed + remaining + (render_summary(result, paint=paint) if summary else "")
+
+
+def render_fixes(result: RunResult, names: Mapping[str, str], *, paint: Painter = PLAIN) -> str:
+    """`--show-fixes`, as ruff shows it:
+
+        Fixed 3 findings:
+        - pkg/agent.py:
+            2 × ACP001 (initialize-slash-commands)
+
+    "Would fix" in check and diff mode; nothing when there is nothing to fix."""
+    fixed = fixed_findings(result)
+    if not fixed:
+        return ""
+    verb = "Fixed" if result.mode is Mode.FIX else "Would fix"
+    lines = [f"{paint(verb, 'green')} {_count(len(fixed), 'finding')}:"]
+    by_path: dict[str, Counter[str]] = {}
+    for finding in fixed:
+        by_path.setdefault(finding.path, Counter())[finding.code] += 1
+    for path, counts in by_path.items():
+        lines.append(f"- {paint(path, 'bold')}:")
+        for code, n in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+            name = f" ({names[code]})" if names.get(code) else ""
+            lines.append(f"    {n} × {paint(code, 'red', 'bold')}{name}")
+    return _lines(lines)
 
 
 def fix_summary(result: RunResult) -> str:
     written = sum(outcome.written for outcome in result.files)
+    return _rewrite_summary(result, written, fixed_verb="Fixed", changed_verb="Changed")
+
+
+def diff_summary(result: RunResult) -> str:
+    return _rewrite_summary(
+        result,
+        len(result.changed_files),
+        fixed_verb="Would fix",
+        changed_verb="Would change",
+        nothing="Nothing to change.",
+    )
+
+
+def _rewrite_summary(
+    result: RunResult, files: int, *, fixed_verb: str, changed_verb: str, nothing: str = "Nothing to fix."
+) -> str:
+    fixed = len(fixed_findings(result))
     remaining = len(result.remaining)
     parts = []
-    if written:
-        parts.append(f"Fixed {_count(written, 'file')}")
+    if fixed:
+        parts.append(f"{fixed_verb} {_count(fixed, 'finding')} in {_count(files, 'file')}")
+    elif files:  # only TODO comments added
+        parts.append(f"{changed_verb} {_count(files, 'file')}")
     if remaining:
         verb = "needs" if remaining == 1 else "need"
         parts.append(f"{_count(remaining, 'finding')} {verb} manual work")
     if result.errors:
         parts.append(_unanalysed(result))
-    return "; ".join(parts) + "." if parts else "Nothing to fix."
+    return "; ".join(parts) + "." if parts else nothing
 
 
 def _unanalysed(result: RunResult) -> str:
