@@ -13,6 +13,8 @@ import sys
 
 # The commands that run over PATHs (engine.runner.Mode): importing it here would delay the fork.
 PATH_COMMANDS = ("check", "diff", "fix")
+# Options whose value may be an existing file, which is no PATH (cli.py declares them).
+PATH_VALUED_OPTIONS = ("--config", "--output-file", "-o", "--stdin-filename")
 
 
 def folders_to_walk(args: list[str]) -> list[str]:
@@ -20,9 +22,12 @@ def folders_to_walk(args: list[str]) -> list[str]:
     walk, `.` by default: such a run may meet many files. Arguments that are no
     existing path (option values) are ignored; a run over files only (pre-commit's)
     or stdin (`-`) walks none."""
-    if not args or args[0] not in PATH_COMMANDS or "-" in args or "--help" in args:
+    if not args or args[0] not in PATH_COMMANDS or {"-", "--help", "-h"} & set(args):
         return []
-    paths = [arg for arg in args[1:] if not arg.startswith("-") and os.path.exists(arg)]
+    values = {i + 1 for i, arg in enumerate(args) if arg in PATH_VALUED_OPTIONS}
+    paths = [
+        arg for i, arg in enumerate(args) if i and i not in values and not arg.startswith("-") and os.path.exists(arg)
+    ]
     return [path for path in paths if os.path.isdir(path)] if paths else ["."]
 
 

@@ -21,8 +21,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from acp_migrate import __version__
+from acp_migrate import __version__, api
 from acp_migrate.cli import app
+from acp_migrate.config import known_codes
 from acp_migrate.engine import runner
 from acp_migrate.findings import Finding, SourceAnalysis, SourceError
 
@@ -141,7 +142,8 @@ def test_check_text_output(fake_project: Path) -> None:
     assert result.stdout.splitlines() == [
         "a.py:1:1: ACP001 legacy",
         "a.py:2:1: ACP005 manual",
-        "Found 2 findings (1 fixable) in 1 file.",
+        "Found 2 findings in 1 file.",
+        "[*] 1 fixable with `acp-migrate fix`.",
     ]
 
 
@@ -164,13 +166,242 @@ def test_fix_prints_what_changed_and_what_is_left(fake_project: Path) -> None:
     assert result.stdout.splitlines() == [
         "Fixed a.py",
         "a.py:2:1: ACP005 manual",
-        "Fixed 1 file; 1 finding needs manual work; 1 file could not be analysed.",
+        "Fixed 1 finding in 1 file; 1 finding needs manual work; 1 file could not be analysed.",
     ]
     assert (fake_project / "a.py").read_bytes() == b"MODERN\nMANUAL\n"
 
 
 def test_unknown_output_format_is_a_usage_error(fake_project: Path) -> None:
     assert invoke("check", "--output-format", "xml").exit_code == 2
+
+
+# --- ruff's habits ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("content", "check", "diff", "fix"),
+    [
+        (b"x = 1\n", 0, 0, 0),
+        (b"LEGACY\n", 0, 0, 0),
+        (b"LEGACY\nMANUAL\n", 0, 0, 0),
+        (b"SYNTAX LEGACY\n", 2, 2, 2),  # errors are never hidden
+    ],
+)
+def test_exit_zero_turns_findings_but_not_errors_into_success(
+    fake_project: Path, content: bytes, check: int, diff: int, fix: int
+) -> None:
+    (fake_project / "a.py").write_bytes(content)
+
+    assert invoke("check", "--exit-zero", "a.py").exit_code == check
+    assert invoke("check", "--exit-zero", "--output-format", "json", "a.py").exit_code == check
+    assert invoke("diff", "--exit-zero", "a.py").exit_code == diff
+    assert invoke("fix", "--exit-zero", "a.py").exit_code == fix
+
+
+@pytest.mark.parametrize("command", [["fix"], ["check", "--fix"]])
+def test_exit_non_zero_on_fix(fake_project: Path, command: list[str]) -> None:
+    (fake_project / "a.py").write_bytes(b"LEGACY\n")
+    (fake_project / "b.py").write_bytes(b"x = 1\n")
+
+    fixed = invoke(*command, "--exit-non-zero-on-fix", "a.py")
+    again = invoke(*command, "--exit-non-zero-on-fix", "a.py")
+    clean = invoke(*command, "--exit-non-zero-on-fix", "b.py")
+
+    assert (fixed.exit_code, again.exit_code, clean.exit_code) == (1, 0, 0)
+    assert (fake_project / "a.py").read_bytes() == b"MODERN\n"
+    assert invoke(*command, "--exit-non-zero-on-fix", "--exit-zero").exit_code == 2
+
+
+def test_check_fix_is_fix(fake_project: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    (fake_project / "a.py").write_bytes(b"LEGACY\nMANUAL\n")
+    (fake_project / "b.py").write_bytes(b"LEGACY\n")
+    other = tmp_path_factory.mktemp("other")
+    for name in ("a.py", "b.py"):
+        shutil.copy(fake_project / name, other / name)
+
+    by_check = invoke("check", "--fix")
+    os.chdir(other)
+    by_fix = invoke("fix")
+
+    assert (by_check.exit_code, by_check.stdout) == (by_fix.exit_code, by_fix.stdout) == (1, by_fix.stdout)
+    assert by_check.stdout.splitlines()[:2] == ["Fixed a.py", "Fixed b.py"]
+    assert (fake_project / "b.py").read_bytes() == (other / "b.py").read_bytes() == b"MODERN\n"
+    concise = invoke("check", "--fix", "--output-format", "concise")
+    assert concise.stdout.splitlines() == ["a.py:2:1: ACP005 manual"]  # what is left, alone
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["check", "--fix", "--output-format", "json"], "--fix works with --output-format text or concise"),
+        (["check", "--fix", "--statistics"], "--fix works with"),
+        (["check", "--exit-non-zero-on-fix"], "--exit-non-zero-on-fix needs --fix"),
+        (["check", "--show-fixes", "--output-format", "sarif"], "--show-fixes works with"),
+        (["fix", "--exit-zero", "--exit-non-zero-on-fix"], "cannot be combined"),
+        (["check", "-q", "-v"], "--quiet and --verbose cannot be combined"),
+    ],
+)
+def test_flags_that_do_not_go_together_exit_2(fake_project: Path, args: list[str], message: str) -> None:
+    (fake_project / "a.py").write_bytes(b"LEGACY\n")
+
+    result = invoke(*args)
+
+    assert result.exit_code == 2 and message in result.stderr
+    assert (fake_project / "a.py").read_bytes() == b"LEGACY\n"
+
+
+def test_show_fixes_lists_what_fix_fixed_and_check_would(fake_project: Path) -> None:
+    (fake_project / "a.py").write_bytes(b"LEGACY\nMANUAL\n")
+    (fake_project / "b.py").write_bytes(b"MANUAL\n")
+
+    check = invoke("check", "--show-fixes")
+    fix = invoke("fix", "--show-fixes")
+
+    assert check.stdout.splitlines()[3:] == [
+        "Would fix 1 finding:",
+        "- a.py:",
+        "    1 × ACP001 (initialize-slash-commands)",
+        "Found 3 findings in 2 files.",
+        "[*] 1 fixable with `acp-migrate fix`.",
+    ]
+    assert fix.stdout.splitlines() == [
+        "Fixed 1 finding:",
+        "- a.py:",
+        "    1 × ACP001 (initialize-slash-commands)",
+        "a.py:2:1: ACP005 manual",
+        "b.py:2:1: ACP005 manual",
+        "Fixed 1 finding in 1 file; 2 findings need manual work.",
+    ]
+    assert invoke("fix", "--show-fixes").stdout.splitlines() == [
+        "a.py:2:1: ACP005 manual",
+        "b.py:2:1: ACP005 manual",
+        "2 findings need manual work.",
+    ]
+
+
+def test_output_file_takes_the_report(fake_project: Path) -> None:
+    (fake_project / "a.py").write_bytes(b"LEGACY\n")
+    (fake_project / "b.py").write_bytes(b"SYNTAX\n")
+
+    check = invoke("check", "--output-file", "out/check.txt", "a.py", "b.py")
+    as_json = invoke("check", "--output-format", "json", "-o", "check.json", "a.py")
+    diff = invoke("diff", "-o", "changes.patch", "a.py")
+    fix = invoke("fix", "-o", "fix.txt", "a.py")
+
+    assert (check.exit_code, check.stdout) == (2, "")
+    assert check.stderr == "b.py: error: invalid syntax at line 1, column 1\n"  # errors stay on stderr
+    assert (fake_project / "out/check.txt").read_text().splitlines() == [
+        "a.py:1:1: ACP001 legacy",
+        "Found 1 finding in 1 file; 1 file could not be analysed.",
+        "[*] 1 fixable with `acp-migrate fix`.",
+    ]
+    assert [item["code"] for item in json.loads((fake_project / "check.json").read_text())] == ["ACP001"]
+    assert (diff.exit_code, diff.stdout) == (1, "")
+    assert (fake_project / "changes.patch").read_bytes() == b"--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-LEGACY\n+MODERN\n"
+    assert (fix.exit_code, fix.stdout) == (0, "")
+    assert (fake_project / "fix.txt").read_text() == "Fixed a.py\nFixed 1 finding in 1 file.\n"
+
+
+def test_an_output_file_that_cannot_be_written_stops_fix_before_it_writes(fake_project: Path) -> None:
+    (fake_project / "a.py").write_bytes(b"LEGACY\n")
+    (fake_project / "taken").write_text("a file, not a folder\n")
+
+    result = invoke("fix", "-o", "taken/report.txt", "a.py")
+
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: cannot write the report to taken/report.txt: ")
+    assert (fake_project / "a.py").read_bytes() == b"LEGACY\n"
+
+
+def test_fix_from_stdin_with_an_output_file_keeps_the_code_on_stdout(
+    fake_project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(api, "analyze_source", fake_analyze_source)
+
+    result = CliRunner().invoke(app, ["fix", "-", "-o", "left.txt"], input=b"LEGACY\nMANUAL\n")
+
+    assert (result.exit_code, result.stdout) == (1, "MODERN\nMANUAL\n")
+    assert (fake_project / "left.txt").read_text() == "-:2:1: ACP005 manual\n"
+
+
+def test_verbose_names_the_configuration_and_the_rules(fake_project: Path) -> None:
+    (fake_project / "a.py").write_bytes(b"x = 1\n")
+    config = fake_project / "pyproject.toml"
+    config.write_text("[tool.acp-migrate]\nignore = ['ACP00']\n")
+
+    found = invoke("check", "-v", "--select", "ACP00", "--ignore", "ACP004,ACP1", "a.py")
+    isolated = invoke("check", "--verbose", "--isolated", "a.py")
+    named = invoke("check", "--verbose", "--config", str(config), "--select", "ALL", "a.py")
+    config.unlink()
+    none = invoke("check", "--verbose", "a.py")
+
+    assert found.exit_code == 0
+    assert found.stderr.splitlines()[:2] == [
+        f"acp-migrate: configuration: {config}",
+        "acp-migrate: rules: " + ", ".join(sorted(c for c in known_codes() if c.startswith("ACP00") and c != "ACP004")),
+    ]
+    assert re.fullmatch(r"acp-migrate: 1 file scanned in \d+\.\d\ds", found.stderr.splitlines()[2])
+    assert isolated.stderr.splitlines()[0] == "acp-migrate: configuration: none (--isolated): the defaults"
+    assert named.stderr.splitlines()[0] == f"acp-migrate: configuration: {config} (--config)"
+    assert "ACP001" in named.stderr.splitlines()[1] and "ACP100" not in named.stderr.splitlines()[1]
+    assert none.stderr.splitlines()[0].startswith("acp-migrate: configuration: none found")
+    assert invoke("check", "a.py").stderr == ""
+
+
+def test_every_configuration_problem_is_reported_at_once(fake_project: Path) -> None:
+    config = fake_project / "pyproject.toml"
+    config.write_text("[tool.acp-migrate]\nselect = ['ACP9']\ntarget-protocol = 3\n")
+
+    result = invoke("check", "--select", "ACP7", "--target-protocol", "0", "--runtime-import", "a b")
+
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert [line.split(":")[1].strip() for line in lines[:3]] == ["--target-protocol", "--runtime-import", "--select"]
+    assert lines[3].startswith(f"error: {config}: [tool.acp-migrate] 'target-protocol': ")
+    assert lines[4].startswith(f"error: {config}: [tool.acp-migrate] 'select': unknown rule code 'ACP9'")
+    assert len(lines) == 5
+
+
+def test_version_short_and_long() -> None:
+    assert invoke("-V").stdout == invoke("--version").stdout == f"acp-migrate {__version__}\n"
+
+
+def test_bare_command_prints_the_help_and_exits_0() -> None:
+    result = invoke()
+
+    assert result.exit_code == 0
+    assert result.stdout.startswith("Usage: acp-migrate [OPTIONS] COMMAND [ARGS]...")
+    assert all(f"  {command} " in result.stdout for command in ("check", "diff", "fix", "rules"))
+
+
+@pytest.mark.parametrize("command", [[], ["check"], ["diff"], ["fix"], ["rules"]])
+def test_help_reads_at_80_columns(command: list[str]) -> None:
+    result = CliRunner().invoke(app, [*command, "--help"], env={"COLUMNS": "80"})
+    short = CliRunner().invoke(app, [*command, "-h"], env={"COLUMNS": "80"})
+
+    assert result.exit_code == 0 and short.stdout == result.stdout
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert not {"…", "<str>", "<int", "│", "╭"} & set("".join(lines)) and "<str>" not in result.stdout
+    assert "x<=" not in result.stdout  # no `[1<=x<=2]` ranges
+    examples = lines[lines.index("  Examples:") + 1 :]
+    assert len([line for line in examples[:4] if line.startswith("    acp-migrate")]) >= 3
+    if command and command[0] in ("check", "diff", "fix"):
+        assert lines[0] == f"Usage: acp-migrate {command[0]} [OPTIONS] [PATH]..."
+        for flag in ("--respect-gitignore / --no-respect-gitignore", "--report-unused-suppressions", "--select CODES"):
+            assert flag in result.stdout  # whole: never clipped
+        assert re.search(r"^  -o, --output-file FILE +Write the report", result.stdout, re.MULTILINE)
+
+
+def test_the_help_shows_the_options_each_command_takes() -> None:
+    check, diff, fix = (CliRunner().invoke(app, [c, "--help"]).stdout for c in ("check", "diff", "fix"))
+
+    for flag in ("--fix", "--show-fixes", "--exit-zero", "--exit-non-zero-on-fix", "--statistics", "--verbose"):
+        assert flag in check
+    assert "--exit-zero" in diff and "--show-fixes" not in diff and "--fix " not in diff
+    assert "--exit-non-zero-on-fix" in fix and "--output-format" not in fix
+    for text in (check, diff, fix):
+        assert text.index("Rule selection:") < text.index("File selection:") < text.index("Configuration:")
 
 
 # --- end to end: the installed executable, the real codemod ----------------------------------
@@ -262,7 +493,7 @@ def test_check_exit_codes_and_lines(repo: Path) -> None:
 
 
 def test_check_json_output(repo: Path) -> None:
-    write(repo / "agent.py", LEGACY)
+    write(repo / "agent.py", LEGACY_EMPTY)
 
     result = acp_migrate("check", "--output-format", "json", cwd=repo)
 
@@ -351,7 +582,10 @@ def test_diff_piped_to_git_apply_gives_the_same_tree_as_fix(tmp_path: Path) -> N
     assert after["pkg/clean.py"] == sources["pkg/clean.py"]
     for name in ("lf.py", "crlf.py", "no_final_newline.py", "bom.py", "pkg/empty_commands.py"):
         assert after[name] != sources[name], name
-        assert b"slash_commands" not in after[name], name
+    # A list fix cannot move stays where it was, with a TODO above it; an empty one goes.
+    for name in ("lf.py", "crlf.py", "no_final_newline.py", "bom.py"):
+        assert b"# acp-migrate: TODO" in after[name] and b"slash_commands=cmds" in after[name], name
+    assert b"slash_commands" not in after["pkg/empty_commands.py"]
     assert after["crlf.py"].count(b"\r\n") == after["crlf.py"].count(b"\n")
     assert not after["no_final_newline.py"].endswith(b"\n")
     assert after["bom.py"].startswith(b"\xef\xbb\xbf")
@@ -368,8 +602,9 @@ def test_fix_rewrites_and_reports_commands_that_need_a_person(repo: Path) -> Non
     assert "Fixed agent.py" in out.splitlines()
     assert any(m["path"] == "agent.py" and m["code"] == "ACP005" for m in FINDING_LINE.finditer(out))
     fixed = (repo / "agent.py").read_text()
-    assert "AgentCapabilities(load_session=True)" in fixed
-    assert "slash_commands" not in fixed
+    # Not an agent's initialize: the list cannot be moved, so it stays (the server runs as
+    # before) with a TODO above it.
+    assert "AgentCapabilities(load_session=True, slash_commands=cmds)" in fixed
     assert "# acp-migrate: TODO" in fixed
     # The TODO keeps the run red (ACP007) until a person resolves it; nothing is rewritten twice.
     assert second.returncode == 1, second.stdout.decode() + second.stderr.decode()
@@ -439,9 +674,7 @@ def test_the_example_agent_migrates_the_same_by_diff_and_by_fix(tmp_path: Path) 
     example = Path(__file__).resolve().parents[1] / "examples" / "legacy_agent"
     copies = [git_repo(tmp_path / "by_diff"), git_repo(tmp_path / "by_fix")]
     for copy in copies:
-        # The example's own tests/ are migrated too (ACP008: fix names the tests it removes and
-        # exits 1): tests/test_e2e_example_tests.py runs them; here the agent alone.
-        shutil.copytree(example, copy / "legacy_agent", ignore=shutil.ignore_patterns("__pycache__", "tests"))
+        shutil.copytree(example, copy / "legacy_agent", ignore=shutil.ignore_patterns("__pycache__"))
     by_diff, by_fix = copies
 
     patch = acp_migrate("diff", "legacy_agent", cwd=by_diff)
@@ -473,12 +706,18 @@ def test_the_entry_knows_the_commands_that_run_over_paths() -> None:
         (["check", "{file}", "{file}"], []),  # pre-commit passes files
         (["check", "-", "--stdin-filename", "{file}"], []),
         (["check", "--help"], []),
+        (["check", "-h"], []),
+        (["check", "--config", "{file}"], ["."]),  # a path-valued option's value is no PATH
+        (["check", "-o", "{file}", "{folder}"], ["{folder}"]),
+        (["fix", "--output-file", "{file}"], ["."]),
         (["rules"], []),
         (["--version"], []),
         ([], []),
     ],
 )
-def test_the_entry_warms_up_for_runs_that_walk_folders(tmp_path: Path, arguments: list[str], folders: list[str]) -> None:
+def test_the_entry_warms_up_for_runs_that_walk_folders(
+    tmp_path: Path, arguments: list[str], folders: list[str]
+) -> None:
     from acp_migrate.__main__ import folders_to_walk
 
     (tmp_path / "code.py").write_text("VALUE = 1\n")
