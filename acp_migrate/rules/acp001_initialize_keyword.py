@@ -28,14 +28,13 @@ from __future__ import annotations
 import libcst as cst
 
 from acp_migrate.cst.walk import walk
-from acp_migrate.rules.acp005_commands_not_advertised import CommandsNotAdvertised, _add_todo, remove_advertised
+from acp_migrate.rules.acp005_commands_not_advertised import keep_advertised, remove_advertised
 from acp_migrate.rules.base import (
     CAPABILITY_CLASSES,
     LEGACY_KEYS,
     SCHEMA_CLASSES,
     Example,
     FileContext,
-    Report,
     Rule,
     all_params,
 )
@@ -60,33 +59,6 @@ def is_legacy_factory(context: FileContext, func: cst.BaseExpression) -> bool:
         isinstance(func, cst.Attribute)
         and func.attr.value == "create"
         and context.is_schema_class(func.value, SCHEMA_CLASSES)
-    )
-
-
-def keep_advertised(
-    context: FileContext,
-    anchor: cst.CSTNode,
-    source: str,
-    code: str,
-    message: str,
-    reason: str,
-    *,
-    caller: bool = False,
-) -> None:
-    """The fallback of `remove_advertised` for a setting of the field that `fix` cannot
-    take out safely: the code stays, a TODO line goes above the statement, the report is
-    not fixable and its ACP005 follow-up says why (`source`: the commands, as code)."""
-    if not context.dropped(anchor, CommandsNotAdvertised.code):
-        _add_todo(context, source)
-    followup = Report(
-        anchor,
-        CommandsNotAdvertised.code,
-        f"commands from `{source}` are still advertised at initialize: `fix` cannot move them into the "
-        f"session setup handlers: {reason}; advertise them per session (acp-migrate rules ACP005)",
-        fixable=False,
-    )
-    context.report(
-        Report(anchor, code, f"{message}; `fix` cannot move it: {reason}", fixable=False, followups=[followup], caller=caller)
     )
 
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from acp_migrate.rules.acp001_initialize_keyword import ADVERTISES, assigned_value, keep_advertised, sole_statement
-from acp_migrate.rules.acp005_commands_not_advertised import remove_advertised
+from acp_migrate.rules.acp001_initialize_keyword import ADVERTISES, assigned_value, sole_statement
+from acp_migrate.rules.acp005_commands_not_advertised import keep_advertised, remove_advertised
 from acp_migrate.rules.base import LEGACY_KEYS, Example, Rule
 from acp_migrate.rules.kinds import (
     CAPABILITY_KEYS,

@@ -133,7 +133,24 @@ def remove_advertised(
         context.remove(anchor)
         context.report(Report(anchor, code, message, fixable=True, caller=caller))
         return
-    source = context.code(value)
+    keep_advertised(context, anchor, context.code(value), code, message, reason, caller=caller)
+
+
+def keep_advertised(
+    context: FileContext,
+    anchor: cst.CSTNode,
+    source: str,
+    code: str,
+    message: str,
+    reason: str,
+    *,
+    caller: bool = False,
+) -> None:
+    """The fallback, for a legacy value `fix` cannot take out safely (`source`: the
+    commands, as code; `reason`: why): the code stays, a TODO line goes above its
+    statement, the report is not fixable and its ACP005 follow-up says why."""
+    if context.test_state() == "removed":
+        return
     if not context.dropped(anchor, CommandsNotAdvertised.code):  # a silenced follow-up wants no TODO either
         _add_todo(context, source)
     followup = Report(

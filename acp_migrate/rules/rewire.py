@@ -72,6 +72,7 @@ def rewire(context: FileContext, origin: cst.BaseExpression) -> None:
     """Move `origin` (the removed list's expression) into the setup handlers of the
     agent class (or classes) it was advertised for, or raise CannotRewire."""
     targets = _agent_classes(context)
+    _check_unconditional(context)
     _check_movable(origin, targets[0][2])
     # Every class's edits are computed before any is registered: a CannotRewire for one
     # leaves the tree alone.
@@ -91,6 +92,23 @@ def rewire(context: FileContext, origin: cst.BaseExpression) -> None:
 
 
 # -- whose list it is -----------------------------------------------------------------
+
+
+# Nodes under which code runs only sometimes: a list advertised there cannot become
+# a list every session gets (the condition has to move with it, which needs a person).
+_CONDITIONAL = (
+    cst.If, cst.Else, cst.For, cst.While, cst.Match, cst.ExceptHandler, cst.IfExp,
+    cst.BooleanOperation, cst.CompFor, cst.Lambda,
+)
+
+
+def _check_unconditional(context: FileContext) -> None:
+    lineage = context.lineage
+    function = context.function
+    start = lineage.index(function) + 1 if function is not None and function in lineage else 0
+    for node in lineage[start:]:
+        if isinstance(node, _CONDITIONAL):
+            raise CannotRewire("it is advertised only under a condition (`if`, a loop, `except`, `and`/`or`)")
 
 
 def _agent_classes(context: FileContext) -> list[tuple[cst.ClassDef, cst.FunctionDef, cst.FunctionDef | None]]:
