@@ -3,8 +3,9 @@ cannot move into the session setup handlers.
 
 Reported by `fix` in place of the ACP001/ACP002/ACP003 finding it could not fix:
 `rules/rewire.py` cannot move the list safely (the value uses locals of
-`initialize`, the class has no setup handler or nowhere to create or bind the
-advertiser, or the code is not an agent's `initialize`). Code that cannot be moved
+`initialize`, it is advertised only under a condition, the class has no setup handler
+or nowhere to create or bind the advertiser, or the code is not an agent's
+`initialize`, a method it calls, or a module constant it uses). Code that cannot be moved
 stays where it was: the keyword, its value and the locals feeding it are kept, and a
 `# acp-migrate: TODO` line goes above the statement (ACP007 keeps reporting it), so
 the project runs as before and the person has everything needed to finish: advertise
