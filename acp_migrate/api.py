@@ -135,7 +135,7 @@ class SourceReport:
             return 1 if self.findings else 0
         if self.mode is Mode.DIFF:
             return 1 if self.changed else 0
-        return 1 if self.remaining else 0
+        return 1 if any(not f.fixable for f in self.remaining) else 0
 
 
 @dataclass(frozen=True, slots=True)

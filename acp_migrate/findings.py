@@ -37,7 +37,8 @@ class SourceAnalysis:
     - `findings`: what `check` reports for this source, in order.
     - `fixed_source`: the bytes `fix` would write, or None when nothing changes.
     - `remaining`: what still needs a person once `fixed_source` is written
-      (positions refer to the original source).
+      (positions refer to the original source); a fixable one is what fix did and
+      lists for the reviewer (a test it removed), not work left.
     - `encoding`: the source's text encoding, for showing diffs.
     - `callers`: each place that passes the legacy field to a schema factory, with why
       `fix` leaves it (`None`: it fixes it), whatever `select`/`ignore` say; a project's

@@ -204,8 +204,9 @@ def test_fixed_findings_are_the_fixable_ones_fix_wrote_and_did_not_leave() -> No
     )
 
     assert fixed_findings(result) == [finding("a.py", 1)]
-    assert (
-        fix_summary(result) == "Fixed 1 finding in 1 file; 2 findings need manual work; 1 file could not be analysed."
+    # `kept` is fixable: listed for review, not work left.
+    assert fix_summary(result) == (
+        "Fixed 1 finding in 1 file; 1 listed above for review; 1 finding needs manual work; 1 file could not be analysed."
     )
     diff = RunResult(mode=Mode.DIFF, files=[replace(outcome, written=False) for outcome in result.files])
     assert fixed_findings(diff) == [finding("a.py", 1)]

@@ -113,7 +113,8 @@ class RunResult:
             return 1 if any(o.findings for o in self.files) else 0
         if self.mode is Mode.DIFF:
             return 1 if self.changed_files else 0
-        return 1 if any(o.remaining for o in self.files) else 0
+        # A fixable finding left in `remaining` is what fix did and lists for review.
+        return 1 if any(not f.fixable for o in self.files for f in o.remaining) else 0
 
 
 def display_path(path: str, cwd: str | None = None) -> str:

@@ -150,12 +150,15 @@ def _rewrite_summary(
     result: RunResult, files: int, *, fixed_verb: str, changed_verb: str, nothing: str = "Nothing to fix."
 ) -> str:
     fixed = len(fixed_findings(result))
-    remaining = len(result.remaining)
+    remaining = sum(not f.fixable for f in result.remaining)
+    listed = len(result.remaining) - remaining  # what fix did that a reviewer must see
     parts = []
     if fixed:
         parts.append(f"{fixed_verb} {_count(fixed, 'finding')} in {_count(files, 'file')}")
     elif files:  # only TODO comments added
         parts.append(f"{changed_verb} {_count(files, 'file')}")
+    if listed:
+        parts.append(f"{listed} listed above for review")
     if remaining:
         verb = "needs" if remaining == 1 else "need"
         parts.append(f"{_count(remaining, 'finding')} {verb} manual work")

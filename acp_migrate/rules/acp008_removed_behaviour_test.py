@@ -176,8 +176,9 @@ class RemovedBehaviourTest(Rule):
         )
 
     def _report(self, node: cst.CSTNode, message: str, done: str) -> None:
-        # Fixable; the follow-up is what `fix` prints, so that the diff's reviewer sees the removal.
-        followup = Report(node, self.code, done, fixable=False)
+        # The follow-up is what `fix` prints, so that the diff's reviewer sees the removal;
+        # fixable (done, not left to do): it does not make fix exit 1.
+        followup = Report(node, self.code, done, fixable=True)
         # A caller: while the test stays (suppressed, deselected), an owned schema keeps the field.
         self.context.report(Report(node, self.code, message, fixable=True, followups=[followup], caller=True))
 
