@@ -59,8 +59,6 @@ def check_decodable(source: bytes) -> str:
     return encoding
 
 
-_BRACKET = re.compile(rb"[()\[\]{}]")
-_OPENERS = frozenset(b"([{")
 # CPython refuses more nesting than this, and LibCST's native parser overflows its
 # stack (killing the process) a few thousand levels deep: never hand it such input.
 _MAX_NESTING = 200
@@ -68,12 +66,10 @@ _MAX_NESTING = 200
 # `a.b.c...`, `f()()...`, `x if c else y if c else ...`, `lambda: lambda: ...`, elif
 # chains, `a and b and ...`, `"a" "b" ...`. LibCST's visitors give up near 325 levels
 # (RecursionError, reported), but its native parser crashes the process, or runs for
-# minutes, a few thousand levels deep. CPython's parser measures them first: it fails
-# cleanly (MemoryError, RecursionError) where LibCST's would crash.
+# minutes, a few thousand levels deep (1000 levels already cost it seconds). CPython's
+# parser measures them first: it fails cleanly (MemoryError, RecursionError) where
+# LibCST's would crash; when CPython cannot read the file, its tokens do (_token_depth).
 _MAX_DEPTH = 300
-# Tokens that may each add a level to an expression, for a bound when CPython cannot parse.
-_CHAIN_TOKEN = re.compile(rb"""[-+*/%@&|^~<>."'(\[]|\b(?:not|and|or|if|lambda|await)\b""")
-_ELIF = re.compile(rb"^[ \t\f]*elif\b", re.MULTILINE)
 # LibCST needs about 600 bytes of memory and 18 us of time per byte of source: a 10 MB
 # file takes 3 minutes and 6 GB. The largest hand-written modules of Django, SymPy,
 # pandas or SciPy are under 0.5 MB; bigger files with legacy tokens are refused.
@@ -81,8 +77,10 @@ MAX_PARSE_BYTES = 2 * 1024 * 1024
 
 
 def parse_for_screening(source: bytes):
-    """CPython's (fast) tree of `source`, or None when CPython finds a syntax error that
-    LibCST may report itself. Raises SourceError for input LibCST must not be given."""
+    """(CPython's fast tree of `source`, None), or (None, CPython's SyntaxError) when
+    CPython cannot read it: a mistake, or syntax newer than this Python, which LibCST
+    may read (it judges; `syntax_error` picks whose error to report). Raises
+    SourceError for input LibCST must not be given."""
     import ast
     import warnings
 
@@ -93,13 +91,21 @@ def parse_for_screening(source: bytes):
     try:
         with warnings.catch_warnings():  # `"\d"` and the like: not ours to report
             warnings.simplefilter("ignore")
-            return compile(source, "<source>", "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST)
+            return compile(source, "<source>", "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST), None
     except SyntaxError as error:
-        # LibCST reports syntax errors itself (and reads syntax newer than this Python),
-        # unless the source may be deep enough to crash it.
-        if _bracket_depth(source) > _MAX_NESTING or _chain_bound(source) > _MAX_DEPTH:
-            raise SourceError(f"syntax error at line {error.lineno}: {error.msg}") from None
-        return None
+        # Without CPython's tree, the tokens bound how deep LibCST's would go.
+        brackets, levels, stop = _token_depth(source)
+        if brackets > _MAX_NESTING or levels > _MAX_DEPTH:
+            raise SourceError(f"too deeply nested to analyse (more than {_MAX_DEPTH} levels)") from None
+        if stop is not None:
+            # The tokenizer stopped at a lexical mistake: past it the depth is unknown, so
+            # LibCST is not asked. The mistake is CPython's error, unless CPython stopped
+            # before it at syntax newer than its grammar (see syntax_error).
+            line, message = stop
+            if error.lineno is not None and error.lineno < line and _stopped_at_newer_syntax(source, error):
+                raise SourceError(f"syntax error at line {line}: {message}") from None
+            raise SourceError(_cpython_syntax_error(source, error)) from None
+        return None, error
     except (RecursionError, MemoryError):
         raise SourceError("too deeply nested to parse") from None
     except ValueError as error:
@@ -112,27 +118,184 @@ def check_depth(tree, source: bytes) -> None:
         raise SourceError(f"too deeply nested to analyse (more than {_MAX_DEPTH} levels)")
 
 
-def _bracket_depth(source: bytes) -> int:
-    depth = deepest = 0
-    for match in _BRACKET.finditer(source):
-        depth += 1 if match.group()[0] in _OPENERS else -1
-        deepest = max(deepest, depth)
-    return deepest
+# Keywords that may each add a level to an expression (`not not x`, `a if b else c if
+# ...`, nested comprehension clauses, `lambda: lambda: ...`, `await await x`); every
+# operator may too, but `:` (a lambda's level is its keyword's; slices, dict entries
+# and annotations do not nest).
+_NESTING_KEYWORDS = frozenset({"not", "and", "or", "if", "for", "lambda", "await", "yield"})
+# Before Python 3.12 an f-string is one token: what may nest inside it, counted.
+_FSTRING_LEVEL = re.compile(r"""[-+*/%@&|^~<>.!=:"'(\[{]|\b(?:not|and|or|if|lambda|await)\b""")
+_FSTRING_PREFIX = re.compile(r"[A-Za-z]*[fF][A-Za-z]*['\"]")
+_OPEN, _CLOSE, _SIBLING = frozenset("([{"), frozenset(")]}"), frozenset(",;")
 
 
-def _chain_bound(source: bytes) -> int:
-    """A rough upper bound of how deep the source may nest: the most chain tokens in
-    one logical line (brackets and backslashes join lines), or the number of `elif`s."""
-    worst = len(_ELIF.findall(source))
-    run = balance = 0
-    for line in source.split(b"\n"):
-        run += len(_CHAIN_TOKEN.findall(line))
-        balance += sum(line.count(c) for c in (b"(", b"[", b"{")) - sum(line.count(c) for c in (b")", b"]", b"}"))
-        balance = max(balance, 0)
-        worst = max(worst, run)
-        if balance == 0 and not line.rstrip().endswith(b"\\"):
-            run = 0
-    return worst
+def _tokens(source: bytes):
+    """The text `source` is tokenized as (every line break made a line feed: CPython counts
+    a lone carriage return as one too, so rows are CPython's line numbers) and Python's
+    tokens of it (a generator)."""
+    import io
+    import tokenize
+
+    text = source.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    return text, tokenize.tokenize(io.BytesIO(text).readline)
+
+
+def _token_depth(source: bytes) -> tuple[int, int, tuple[int, str] | None]:
+    """(bracket depth, an upper bound of how deep LibCST's tree nests, where the tokenizer
+    stopped if it did before the end: (line, message)) from the tokens of `source`, for
+    when CPython cannot give its tree.
+
+    A level per indentation (two: block and statement), per `elif` of a chain, per
+    bracket, and per operator or nesting keyword of one item: within brackets a comma
+    starts a sibling, so long literals and argument lists stay shallow, while a chain
+    (`a.b(c).d(e)...`, `-----x`, `"a" "b" ...`) counts each link."""
+    import tokenize
+
+    string_starts = {tokenize.STRING, getattr(tokenize, "FSTRING_START", -1), getattr(tokenize, "TSTRING_START", -1)}
+    string_ends = {tokenize.STRING, getattr(tokenize, "FSTRING_END", -1), getattr(tokenize, "TSTRING_END", -1)}
+    skipped = {tokenize.NL, tokenize.COMMENT, tokenize.ENCODING, tokenize.ENDMARKER}
+    blocks = [0]  # per indentation level: the length of its elif chain
+    frames: list[tuple[int, int]] = []  # per open bracket: the (base, run) around it
+    base = run = statement = 0  # depth of the current item = statement + base + run
+    deepest = brackets = 0
+    line_start, previous = True, None
+    _, tokens = _tokens(source)
+    try:
+        for token in tokens:
+            kind, string = token.type, token.string
+            if kind == tokenize.INDENT:
+                blocks.append(0)
+            elif kind == tokenize.DEDENT:
+                if len(blocks) > 1:
+                    blocks.pop()
+            elif kind == tokenize.NEWLINE:
+                frames.clear()
+                base = run = 0
+                line_start, previous = True, None
+            elif kind not in skipped:
+                if line_start:
+                    line_start = False
+                    if string == "elif":
+                        blocks[-1] += 1
+                    elif string != "else":
+                        blocks[-1] = 0
+                    statement = 2 * len(blocks) + sum(blocks)
+                hidden = 0
+                if kind == tokenize.OP and string in _OPEN:
+                    run += 1
+                    frames.append((base, run))
+                    base, run = base + run, 0
+                    brackets = max(brackets, len(frames))
+                elif kind == tokenize.OP and string in _CLOSE:
+                    if frames:
+                        base, run = frames.pop()
+                elif kind == tokenize.OP and string in _SIBLING:
+                    run = 0
+                elif kind in string_starts:
+                    run += previous in string_ends  # implicit concatenation nests
+                    if kind == tokenize.STRING and _FSTRING_PREFIX.match(string):
+                        hidden = len(_FSTRING_LEVEL.findall(string))
+                elif kind == tokenize.OP or kind == tokenize.ERRORTOKEN or string in _NESTING_KEYWORDS:
+                    run += string != ":"
+                previous = kind
+                deepest = max(deepest, statement + base + run + hidden)
+    except tokenize.TokenError as error:
+        # Brackets left open at the end (a mistake LibCST sees too): every token was seen.
+        if "EOF in multi-line statement" not in str(error.args[0]):
+            return brackets, deepest, (error.args[1][0], str(error.args[0]))
+    except SyntaxError as error:  # IndentationError
+        return brackets, deepest, (error.lineno or 1, error.msg)
+    return brackets, deepest, None
+
+
+def syntax_error(source: bytes, cpython_error: SyntaxError | None, libcst_error, original_line=None) -> str:
+    """The reason for a file LibCST cannot parse. CPython's error (`cpython_error`, None
+    when CPython read the file) has the better position and message, and is believed
+    when LibCST fails too, unless CPython stopped at syntax newer than its grammar:
+    LibCST reads the file up to the end of the logical line CPython stopped at (a block
+    header given a `...` body), so the mistake is further on, where LibCST saw it.
+    (CPython's grammar is older than LibCST's, never newer: what CPython reads before
+    its error, LibCST reads too.)"""
+    if cpython_error is not None and not _stopped_at_newer_syntax(source, cpython_error):
+        return _cpython_syntax_error(source, cpython_error)
+    # LibCST's own position is in its message, a token past the mistake ("error at
+    # 3:4: ...", column 0-based); its raw_line can be one line further still.
+    message = " ".join(libcst_error.message.split())
+    where = _LIBCST_AT.search(message)
+    if where is not None:
+        line, column, message = int(where.group(1)), int(where.group(2)) + 1, message[where.end() :]
+    elif message.startswith("tokenizer error: "):  # no position: LibCST's says line 1
+        return f"syntax error: {message[len('tokenizer error: ') :]}"
+    else:
+        line, column = libcst_error.raw_line, libcst_error.raw_column + 1
+    if original_line is not None:
+        line = original_line(line)
+    return f"syntax error at line {line}, column {column}: {message}"
+
+
+_LIBCST_AT = re.compile(r"^(?:parser error: )?error at (\d+):(\d+): ")
+
+
+def _cpython_syntax_error(source: bytes, error: SyntaxError) -> str:
+    import sys
+
+    if not source.isascii() and sys.version_info < (3, 13):
+        # Before 3.13 CPython counts the columns of UTF-8 bytes in bytes; in the text, in
+        # characters (as LibCST's and our findings' columns are).
+        import ast
+
+        text = source.decode(source_encoding(source))
+        try:
+            compile(text, "<source>", "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST)
+        except SyntaxError as text_error:
+            error = text_error
+        except (ValueError, RecursionError, MemoryError):
+            pass
+    if error.lineno is None:
+        return f"syntax error: {error.msg}"
+    column = f", column {error.offset}" if error.offset else ""
+    return f"syntax error at line {error.lineno}{column}: {error.msg}"
+
+
+def _stopped_at_newer_syntax(source: bytes, error: SyntaxError) -> bool:
+    """Whether LibCST reads `source` up to the end of the logical line holding CPython's
+    error (see syntax_error): then CPython stopped at syntax newer than its grammar."""
+    import tokenize
+
+    import libcst as cst
+
+    if error.lineno is None:
+        return False
+    text, tokens = _tokens(source)
+    first = last = None  # the first and last significant tokens of the logical line
+    try:
+        for token in tokens:
+            if token.type in (tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT, tokenize.ENCODING):
+                continue
+            if token.type == tokenize.NEWLINE:
+                if token.start[0] >= error.lineno:
+                    break
+                first = last = None
+                continue
+            if token.type == tokenize.ENDMARKER:
+                return False  # the whole file, which LibCST does not read
+            first, last = first or token, token
+        else:
+            return False
+    except (tokenize.TokenError, SyntaxError):
+        return False
+    lines = text.splitlines(keepends=True)
+    prefix = b"".join(lines[: token.start[0]])
+    if first is not None and last.type == tokenize.OP and last.string == ":":
+        indent = first.line[: first.start[1]].encode()
+        if not prefix.endswith(b"\n"):
+            prefix += b"\n"
+        prefix += indent + (b"\t" if b"\t" in indent else b"    ") + b"...\n"
+    try:
+        cst.parse_module(prefix)
+    except (cst.ParserSyntaxError, RecursionError):
+        return False
+    return True
 
 
 def _nesting_depth(tree, source: bytes) -> int:
@@ -355,7 +518,9 @@ def _analyze_candidate(
     from acp_migrate.rules import NAMES_LOOKED_UP, PYTHON_RULES
     from acp_migrate.rules.base import Edits, FileContext, Report
 
-    tree = parse_for_screening(source)
+    # Without CPython's tree (syntax newer than this Python, or a mistake), LibCST parses
+    # the whole file: nothing is hollowed or skipped, and the tokens bounded its depth.
+    tree, cpython_error = parse_for_screening(source)
     parsed = source
     original_line = _same_line  # of a line of `parsed`
     if tree is not None and not fix:
@@ -363,7 +528,7 @@ def _analyze_candidate(
         # hollowed source is shorter (hollow.py): its lines map back to the original's.
         hollowed = hollow_out(source, tree, NAMES_LOOKED_UP)
         try:
-            hollow_tree = parse_for_screening(hollowed.source) if hollowed is not None else None
+            hollow_tree = parse_for_screening(hollowed.source)[0] if hollowed is not None else None
         except SourceError:
             hollow_tree = None
         if hollow_tree is not None:  # (it always parses; the whole source is the fallback)
@@ -373,9 +538,7 @@ def _analyze_candidate(
     try:
         module = cst.parse_module(parsed)
     except cst.ParserSyntaxError as error:
-        message = " ".join(error.message.split())
-        line = original_line(error.raw_line)
-        raise SourceError(f"syntax error at line {line}, column {error.raw_column + 1}: {message}") from None
+        raise SourceError(syntax_error(source, cpython_error, error, original_line)) from None
     except RecursionError:
         raise SourceError("too deeply nested to parse") from None
 

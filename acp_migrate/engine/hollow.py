@@ -18,6 +18,10 @@ blanked: LibCST makes a node of every blank line, and the traversal and
 not change; `Hollowed.original_line` maps a line of the hollowed source back to the
 original's.
 
+It works from CPython's tree: a file CPython cannot read (syntax newer than the Python
+running the tool, such as PEP 695 before 3.12) is not hollowed, and LibCST parses it
+whole (engine/codemod.py).
+
 Only `check` does this; `fix` and `diff` parse the whole file (their removals of
 orphaned imports count mentions everywhere) but their traversal skips the same
 definitions (`irrelevant_definitions`). tests/test_hollow.py checks that findings and
