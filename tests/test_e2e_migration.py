@@ -2,8 +2,9 @@
 agents over stdio with the official SDK client and compare what a client sees.
 
 Proves the migration keeps every command: each new, loaded, resumed and forked session
-gets exactly the list the legacy agent advertised at initialize, never before its setup
-response, and initialize no longer carries commands.
+gets the list the legacy agent advertised at initialize, merged after the session's own
+list where it sends one (a new session's `/help`), never before its setup response, and
+initialize no longer carries commands.
 """
 
 from __future__ import annotations
@@ -98,7 +99,8 @@ def test_migrated_example_advertises_every_command_per_session(tmp_path: Path) -
     assert b"slash_commands" not in b"".join(migrated.values())
 
     seen = asyncio.run(drive_migrated(copy / "agent.py", tmp_path))
-    assert seen == {method: original for method in SETUP_METHODS}
+    own = [{"name": "help", "description": "Show what this agent can do"}]
+    assert seen == {method: (own if method == "session/new" else []) + original for method in SETUP_METHODS}
 
     # A second fix changes nothing, and the lint is clean.
     second = migrate(copy)

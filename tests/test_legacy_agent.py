@@ -20,7 +20,7 @@ EXPECTED_COMMANDS = [
 ]
 
 
-def test_legacy_agent_advertises_commands_at_initialize_only(tmp_path: Path) -> None:
+def test_legacy_agent_advertises_skills_at_initialize_and_sessions_their_own_list(tmp_path: Path) -> None:
     asyncio.run(_drive_every_session_path(tmp_path))
 
 
@@ -72,8 +72,12 @@ async def _drive_every_session_path(tmp_path: Path) -> None:
         assert all("result" in msg for msg in responses)
         assert agent.frames[0][0] == TO_AGENT and agent.frames[1][1]["id"] == agent.frames[0][1]["id"]
 
-        # Legacy state: no per-session advertisement at all.
-        assert agent.command_updates() == {}
-        assert agent.session_updates(kind="available_commands_update") == []
+        # Legacy state: the skills only at initialize; the new session's own list alone
+        # (a complete replacement: a client sees /help, not the skills) and nothing for
+        # the loaded, resumed or forked ones.
+        assert {
+            session: [[c["name"] for c in update] for update in updates]
+            for session, updates in agent.command_updates().items()
+        } == {sid: [["help"]]}
 
     assert agent.returncode == 0, agent.stderr

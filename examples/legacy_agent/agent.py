@@ -1,8 +1,9 @@
 """A legacy ACP agent that advertises its slash commands at ``initialize``.
 
-This is the pre-RFC-0032 shape acp-migrate rewrites: the commands travel in the
-non-spec ``agentCapabilities.slashCommands`` field, and no session ever gets an
-``available_commands_update`` notification.
+This is the pre-RFC-0032 shape acp-migrate rewrites: the skill commands travel in
+the non-spec ``agentCapabilities.slashCommands`` field. Like AgentPool's sessions, a
+new session also sends its own list (``/help``) from a background task, an
+``available_commands_update`` that a client takes as that session's complete list.
 
 Run it with ``python examples/legacy_agent/agent.py``; it speaks ACP on stdio.
 """
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from acp import PROTOCOL_VERSION, Client, RequestError, run_agent, update_agent_message_text
+from acp.helpers import update_available_commands
 from acp.schema import (
     AuthenticateResponse,
     AvailableCommand,
@@ -52,6 +54,7 @@ class LegacyACPAgent:
     def __init__(self) -> None:
         self._conn: Client | None = None
         self._sessions: dict[str, str] = {}  # session id -> cwd
+        self._tasks: set[asyncio.Task[None]] = set()
 
     def on_connect(self, conn: Client) -> None:
         self._conn = conn
@@ -71,6 +74,14 @@ class LegacyACPAgent:
                 input=AvailableCommandInput(root=UnstructuredCommandInput(hint="description of what to plan")),
             ),
         ]
+
+    def session_commands(self) -> list[AvailableCommand]:
+        """The commands a session has of its own, besides the skills."""
+        return [AvailableCommand(name="help", description="Show what this agent can do")]
+
+    async def _advertise_session(self, session_id: str) -> None:
+        assert self._conn is not None
+        await self._conn.session_update(session_id, update_available_commands(self.session_commands()))
 
     async def initialize(
         self,
@@ -104,6 +115,10 @@ class LegacyACPAgent:
     ) -> NewSessionResponse:
         session_id = str(uuid.uuid4())
         self._sessions[session_id] = cwd
+        # As AgentPool's sessions do: the session's own list, from a background task.
+        task = asyncio.create_task(self._advertise_session(session_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
         return NewSessionResponse(session_id=session_id)
 
     async def load_session(
