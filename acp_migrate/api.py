@@ -126,6 +126,7 @@ class SourceReport:
     patch: str | bytes = b""
     error: str | None = None
     excluded: bool = False  # force-exclude skipped it: output is the input
+    warning: str | None = None  # not read, nothing to migrate in it (exit code unchanged)
 
     @property
     def exit_code(self) -> int:
@@ -281,6 +282,7 @@ def _analyse_source(
         changed=fixed is not None,
         output=out(fixed) if fixed is not None else source,
         patch=out(patch),
+        warning=analysis.warning,
     )
 
 

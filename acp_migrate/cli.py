@@ -749,6 +749,7 @@ def _stdin_result(report: api.SourceReport) -> RunResult:
         remaining=report.remaining,
         changed=report.changed,
         error=report.error,
+        warning=report.warning,
     )
     return RunResult(mode=report.mode, files=[outcome])
 

@@ -44,6 +44,8 @@ class SourceAnalysis:
       `fix` leaves it (`None`: it fixes it), whatever `select`/`ignore` say; a project's
       owned schema keeps the field while one is left (`settings.ProjectFacts`).
     - `needs_project`: a rule's result depends on `ProjectFacts` the caller did not give.
+    - `warning`: why the source was not read (its bytes do not decode, and no legacy
+      token is in them): reported on stderr, the exit code unchanged.
     """
 
     findings: list[Finding] = field(default_factory=list)
@@ -52,6 +54,7 @@ class SourceAnalysis:
     encoding: str = "utf-8"
     callers: list[tuple[Finding, str | None]] = field(default_factory=list)
     needs_project: bool = False
+    warning: str | None = None
 
 
 class SourceError(Exception):

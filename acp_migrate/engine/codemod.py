@@ -44,8 +44,14 @@ def source_encoding(source: bytes) -> str:
         raise SourceError(f"unknown encoding {name!r} in the coding cookie") from None
 
 
+class UndecodableSource(SourceError):
+    """Bytes that are not text in the file's encoding (a latin-1 file without a cookie):
+    a warning when no legacy token is in them (`analyze_source`), else an error."""
+
+
 def check_decodable(source: bytes) -> str:
-    """Raise SourceError unless `source` is text Python could read; return its encoding."""
+    """Raise SourceError unless `source` is text Python could read (UndecodableSource
+    when its bytes do not decode); return its encoding."""
     if b"\0" in source:
         raise SourceError("binary file: contains NUL bytes")
     encoding = source_encoding(source)
@@ -55,7 +61,7 @@ def check_decodable(source: bytes) -> str:
         source.decode(encoding)
     except UnicodeDecodeError as error:
         line = source.count(b"\n", 0, error.start) + 1
-        raise SourceError(f"cannot decode as {encoding} at line {line}: {error.reason}") from None
+        raise UndecodableSource(f"cannot decode as {encoding} at line {line}: {error.reason}") from None
     return encoding
 
 
@@ -386,10 +392,17 @@ def analyze_source(
 
     Only the rules `settings` enables run, and findings silenced by a suppression
     comment are dropped together with their edits (`engine/suppressions.py`).
-    Raises SourceError when the file cannot be analysed.
+    Raises SourceError when the file cannot be analysed; one whose bytes do not decode
+    (UndecodableSource) without any legacy token gives `SourceAnalysis.warning` instead.
     """
-    encoding = check_decodable(source)
     candidate = may_contain_legacy(source)
+    try:
+        encoding = check_decodable(source)
+    except UndecodableSource as error:
+        if candidate:
+            raise
+        # Nothing in it to migrate: say it was not read, without failing the run (ruff warns).
+        return SourceAnalysis(warning=error.reason)
     # The hot path: a file without a token has nothing to report, unless unused
     # suppression comments are asked for.
     if not candidate and not report_unused_suppressions:

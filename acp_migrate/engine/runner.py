@@ -80,6 +80,8 @@ class FileOutcome:
     callers: list[tuple[Finding, str | None]] = field(default_factory=list)
     # Its result waits for the run's decision about the project (not written yet).
     deferred: bool = False
+    # Not read, without failing the run: its bytes do not decode, and hold no legacy token.
+    warning: str | None = None
 
 
 @dataclass(slots=True)
@@ -104,6 +106,13 @@ class RunResult:
     def errors(self) -> list[FileError]:
         file_errors = [FileError(path=o.path, reason=o.error) for o in self.files if o.error is not None]
         return sorted(self.path_errors + file_errors, key=lambda e: (e.path, e.reason))
+
+    @property
+    def warnings(self) -> list[FileError]:
+        """Files not read that hold nothing to migrate (see FileOutcome.warning): on
+        stderr, not in the exit code."""
+        warned = (FileError(path=o.path, reason=o.warning) for o in self.files if o.warning is not None)
+        return sorted(warned, key=lambda e: (e.path, e.reason))
 
     def exit_code(self) -> int:
         """2 if anything could not be analysed; else 1 if there is something to report; else 0."""
@@ -256,6 +265,7 @@ def process_file(job: FileJob, source: bytes | None = None) -> FileOutcome:
         encoding=analysis.encoding,
         callers=analysis.callers,
         deferred=analysis.needs_project and job.project is None,
+        warning=analysis.warning,
     )
     if fixed is None or job.mode is Mode.CHECK or outcome.deferred:
         return outcome
@@ -392,7 +402,7 @@ def _screen_batch(
             clean.append(display)
             continue
         outcome = process_file(replace(template, path=path, display_path=display), source)
-        if outcome.findings or outcome.remaining or outcome.changed or outcome.error is not None:
+        if outcome.findings or outcome.remaining or outcome.changed or outcome.error is not None or outcome.warning:
             other.append(outcome)
         else:
             clean.append(outcome.path)

@@ -28,9 +28,17 @@ def format_error(error: FileError) -> str:
     return f"{error.path}: error: {error.reason}"
 
 
+def format_warning(warning: FileError) -> str:
+    return f"{warning.path}: warning: {warning.reason}"
+
+
 def render_errors(result: RunResult) -> str:
-    """The stderr part of every format: one line per file or path that could not be analysed."""
-    return _lines(format_error(error) for error in result.errors)
+    """The stderr part of every format: one line per file or path that could not be
+    analysed, then one per file not read that held nothing to migrate (a warning: the
+    exit code ignores it)."""
+    return _lines(format_error(error) for error in result.errors) + _lines(
+        format_warning(warning) for warning in result.warnings
+    )
 
 
 def render_check(result: RunResult, *, paint: Painter = PLAIN, quiet: bool = False, summary: bool = True) -> str:
