@@ -145,6 +145,7 @@ class RuleExample:
     after: str | None = None
     flagged: bool = True
     suffix: str = ".py"
+    resolved: str | None = None  # what a person writes for a finding fix leaves (not fix's output)
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,7 +348,9 @@ def list_rules() -> list[RuleInfo]:
                 fixable=rule.fixable,
                 documentation=inspect.cleandoc(module.__doc__ or ""),
                 examples=[
-                    RuleExample(before=e.before, after=e.after, flagged=e.flagged, suffix=rule.suffixes[0])
+                    RuleExample(
+                        before=e.before, after=e.after, flagged=e.flagged, suffix=rule.suffixes[0], resolved=e.resolved
+                    )
                     for e in rule.examples
                 ],
             )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import json
 
 import pytest
 
@@ -67,3 +68,42 @@ def test_rule_example(rule, index, example):
         assert analysis.fixed_source is not None
         assert analysis.fixed_source.decode() == example.after
         ast.parse(example.after)
+
+
+RESOLVED = [(rule, i, example) for rule, i, example in EXAMPLES if example.resolved is not None]
+MANUAL = ("ACP004", "ACP005", "ACP006", "ACP007")
+
+
+def test_every_manual_finding_shows_its_resolution_and_the_runtime_doc():
+    for code in MANUAL:
+        rule = next(rule for rule in ALL_RULES if rule.code == code)
+        assert any(example.resolved for example in rule.examples if example.flagged), code
+        assert "docs/runtime.md" in __import__(rule.__module__, fromlist=["_"]).__doc__, code
+
+
+@pytest.mark.parametrize("rule,index,example", RESOLVED, ids=[f"{r.code}-{i}" for r, i, _ in RESOLVED])
+def test_resolved_code_is_reported_by_no_rule(rule, index, example):
+    # What a person writes instead: `fix` does not produce it, and nothing is left to do.
+    path = example.path or f"example{rule.suffixes[0]}"
+    analysis = analyze_source(example.resolved.encode(), path=path)
+    assert (analysis.findings, analysis.remaining, analysis.fixed_source) == ([], [], None)
+    assert example.resolved != example.after
+    if path.endswith((".py", ".pyi")):
+        ast.parse(example.resolved)
+
+
+def test_rule_docs_render_the_resolved_code():
+    from acp_migrate.api import rule_info
+    from acp_migrate.report.rules import render_rule_doc, render_rule_json
+
+    for code in MANUAL:
+        info = rule_info(code)
+        doc = render_rule_doc(info)
+        resolved = [example.resolved for example in info.examples if example.resolved]
+        assert resolved and doc.count("Resolved by a person") == len(resolved)
+        for text in resolved:
+            assert text in doc
+        assert "docs/runtime.md" in doc
+        assert json.loads(render_rule_json(info))["examples"][0]["resolved"] == resolved[0]
+    # A fixable rule's doc shows fix's output, and no hand-written resolution.
+    assert "Resolved by a person" not in render_rule_doc(rule_info("ACP001"))

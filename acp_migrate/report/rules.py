@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from acp_migrate.api import RuleInfo
 
+RUNTIME_DOC = "docs/runtime.md"
+
 
 def render_rule_table(rules: Sequence[RuleInfo]) -> str:
     name_width = max((len(rule.name) for rule in rules), default=0)
@@ -32,7 +34,8 @@ def render_rule_json(rule: RuleInfo) -> str:
 
 
 def render_rule_doc(rule: RuleInfo) -> str:
-    """Markdown: the title, whether `fix` rewrites it, the docstring, then each example."""
+    """Markdown: the title, whether `fix` rewrites it, the docstring, then each example:
+    what `fix` makes of it, and for a finding left to a person what they write instead."""
     parts = [
         f"# {rule.code} {rule.name}",
         f"Fixable: {'yes, by `acp-migrate fix`' if rule.fixable else 'no, a person has to act'}.",
@@ -42,7 +45,7 @@ def render_rule_doc(rule: RuleInfo) -> str:
         parts.append("## Examples")
     for number, example in enumerate(rule.examples, start=1):
         language = "markdown" if example.suffix in (".md", ".markdown") else "python"
-        fence = "~~~" if "```" in example.before + (example.after or "") else "```"
+        fence = "~~~" if "```" in example.before + (example.after or "") + (example.resolved or "") else "```"
         if not example.flagged:
             parts.append(f"Example {number}, not reported:")
         elif example.after is None:
@@ -53,4 +56,7 @@ def render_rule_doc(rule: RuleInfo) -> str:
         if example.after is not None:
             parts.append("After `acp-migrate fix`:")
             parts.append(f"{fence}{language}\n{example.after}{fence}")
+        if example.resolved is not None:
+            parts.append(f"Resolved by a person (`fix` does not write this; see {RUNTIME_DOC}):")
+            parts.append(f"{fence}{language}\n{example.resolved}{fence}")
     return "\n\n".join(parts) + "\n"

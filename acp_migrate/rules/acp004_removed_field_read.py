@@ -14,6 +14,15 @@ Assertions of the field's absence are already right and are not reported: a comp
 or `not` whose truth is "the field is absent" (`not hasattr(caps, "slash_commands")`,
 `getattr(caps, "slash_commands", None) is None`, `data.get("slashCommands") is None`,
 `not data.get("slashCommands")`, `"slashCommands" not in data`).
+
+Resolving it: decide what the read was for. A test of initialize-time commands is
+rewritten (RFC-0032: "rewritten or deleted, not merely updated"): assert the field's
+absence where the capabilities are still checked, and test the commands where they go
+now, in the session setup result or the `available_commands_update` that follows it
+(docs/runtime.md, "What a session advertises"; give the agent a real connection or a
+recording client, since `bind` of a `unittest.mock.Mock` stands aside). Code that
+read the list to use it reads it from where the server keeps its commands. Then
+`acp-migrate check` no longer reports the line (example 1 shows both steps).
 """
 
 from __future__ import annotations
@@ -42,6 +51,20 @@ class RemovedFieldRead(Rule):
                 "async def test_init(agent):\n"
                 "    response = await agent.initialize(protocol_version=1)\n"
                 "    assert response.agent_capabilities.slash_commands\n"
+            ),
+            resolved=(
+                "async def test_init(agent):\n"
+                "    response = await agent.initialize(protocol_version=1)\n"
+                '    assert not hasattr(response.agent_capabilities, "slash_commands")\n'
+                "\n"
+                "\n"
+                "async def test_sessions_advertise_the_commands(agent, client):\n"
+                "    # `client`: the connection's peer, recording what reaches it in order.\n"
+                "    await agent.initialize(protocol_version=1)\n"
+                '    session = await agent.new_session(cwd="/tmp", mcp_servers=[])\n'
+                "    update = client.updates_for(session.session_id)[-1]  # after the setup response\n"
+                '    assert update.session_update == "available_commands_update"\n'
+                '    assert [command.name for command in update.available_commands] == ["web", "test"]\n'
             ),
         ),
         Example(

@@ -11,6 +11,25 @@ stays where it was: the keyword, its value and the locals feeding it are kept, a
 the project runs as before and the person has everything needed to finish: advertise
 the list per session (docs/runtime.md: `CommandAdvertiser.attach(..., always=...)`),
 then delete the keyword and the TODO.
+
+Resolving it, by the reason `fix` gave (docs/runtime.md, "API"):
+
+1. The agent class holds one `CommandAdvertiser` per connection: create it in
+   `__init__` (or as a dataclass field), and call `bind(conn)` in `on_connect`, or
+   first thing in `initialize` from the attribute holding the connection (never in
+   `__init__`: an SDK factory calls it before the connection can send).
+2. Every session setup handler (`new_session`, `load_session`, `resume_session`,
+   `fork_session`) returns `self.advertiser.attach(response, session_id,
+   always=<the list>)`; load and resume pass the request's session id. A list built
+   from locals of `initialize` is built by a method both can call; a list advertised
+   only under a condition is passed under the same condition (`always=[]` otherwise).
+   Lists the server already sends with `available_commands_update` stay: the shim
+   merges the two.
+3. Where the code is not an agent's `initialize` (a helper building the response, as
+   below), the helper's callers stop passing the list, and the agent advertises it as
+   in 2.
+4. Delete the keyword, the locals only it used and the `# acp-migrate: TODO` line;
+   `acp-migrate check` then reports nothing there (ACP001 and ACP007 went with them).
 """
 
 from __future__ import annotations
@@ -43,6 +62,36 @@ class CommandsNotAdvertised(Rule):
                 "def initialize_result(commands):\n"
                 "    # acp-migrate: TODO: advertise `commands` per session (acp-migrate rules ACP005)\n"
                 "    return InitializeResponse.create(protocol_version=1, slash_commands=commands)\n"
+            ),
+            resolved=(
+                "import uuid\n"
+                "\n"
+                "from acp.schema import InitializeResponse, LoadSessionResponse, NewSessionResponse\n"
+                "\n"
+                "from acp_migrate.runtime import CommandAdvertiser\n"
+                "\n"
+                "\n"
+                "def initialize_result():\n"
+                "    return InitializeResponse.create(protocol_version=1)\n"
+                "\n"
+                "\n"
+                "class Agent:\n"
+                "    def __init__(self, commands):\n"
+                "        self.commands = commands\n"
+                "        self.advertiser = CommandAdvertiser()  # one per connection\n"
+                "\n"
+                "    def on_connect(self, conn):\n"
+                "        self.advertiser.bind(conn)\n"
+                "\n"
+                "    async def initialize(self, protocol_version, **kwargs):\n"
+                "        return initialize_result()\n"
+                "\n"
+                "    async def new_session(self, cwd, **kwargs):\n"
+                "        response = NewSessionResponse(session_id=uuid.uuid4().hex)\n"
+                "        return self.advertiser.attach(response, always=self.commands)\n"
+                "\n"
+                "    async def load_session(self, cwd, session_id, **kwargs):\n"
+                "        return self.advertiser.attach(LoadSessionResponse(), session_id, always=self.commands)\n"
             ),
         ),
     )

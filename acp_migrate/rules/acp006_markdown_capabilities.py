@@ -5,6 +5,12 @@ Docs drift silently: after the migration a JSON block showing
 `"agentCapabilities": {"slashCommands": [...]}` teaches the old protocol. Reported,
 never rewritten (prose around it usually needs a person too). Exclude historical
 folders (old RFCs) by path.
+
+Resolving it: drop `slashCommands` from the `initialize` example and show the
+commands where a client gets them now: in the `session/new` (load, resume, fork)
+result's `availableCommands` (protocol v2), or in the `available_commands_update`
+notification that follows the setup response (v1), as docs/runtime.md describes
+(example 1 shows the result).
 """
 
 from __future__ import annotations
@@ -94,6 +100,21 @@ class MarkdownCapabilities(Rule):
                 "```json\n"
                 '{"protocolVersion": 1, "agentCapabilities": {"loadSession": true,\n'
                 '  "slashCommands": [{"name": "web", "description": "Search"}]}}\n'
+                "```\n"
+            ),
+            resolved=(
+                "The agent answers `initialize` with:\n"
+                "\n"
+                "```json\n"
+                '{"protocolVersion": 1, "agentCapabilities": {"loadSession": true}}\n'
+                "```\n"
+                "\n"
+                "and, once a session is set up (after the `session/new` response), lists its commands:\n"
+                "\n"
+                "```json\n"
+                '{"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "sess_1",\n'
+                '  "update": {"sessionUpdate": "available_commands_update",\n'
+                '    "availableCommands": [{"name": "web", "description": "Search"}]}}}\n'
                 "```\n"
             ),
         ),

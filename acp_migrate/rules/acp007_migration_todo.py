@@ -1,8 +1,16 @@
 """ACP007 migration-todo: a `# acp-migrate: TODO` comment left by `fix` is unresolved.
 
-`fix` leaves one where it removed a command list from `initialize` but could not
-move it into the session setup handlers safely. The lint keeps failing until a person
-advertises those commands per session and deletes the comment.
+`fix` leaves one above a command list advertised at `initialize` that it could not
+move into the session setup handlers safely (ACP005 gave the reason; the list and the
+code feeding it stay, so the server runs as before). The lint keeps failing until a
+person advertises those commands per session and deletes the comment.
+
+Resolving it: follow `acp-migrate rules ACP005` (a `CommandAdvertiser` bound to the
+connection, `attach(..., always=<the list>)` in every session setup handler; see
+docs/runtime.md), then delete the legacy keyword the comment sits above and the
+comment itself. To keep the legacy code on purpose for now, replace the TODO with a
+suppression (`# acp-migrate: ignore[ACP001]` on the keyword's line) so the decision
+is visible.
 """
 
 from __future__ import annotations
@@ -25,6 +33,21 @@ class MigrationTodo(Rule):
                 "def build(commands):\n"
                 "    # acp-migrate: TODO: advertise `commands` per session\n"
                 "    return make_response()\n"
+            ),
+            resolved=(
+                "import uuid\n"
+                "\n"
+                "from acp.schema import NewSessionResponse\n"
+                "\n"
+                "\n"
+                "def build():\n"
+                "    return make_response()\n"
+                "\n"
+                "\n"
+                "class Agent:  # `commands` is advertised per session now (acp-migrate rules ACP005)\n"
+                "    async def new_session(self, cwd, **kwargs):\n"
+                "        response = NewSessionResponse(session_id=uuid.uuid4().hex)\n"
+                "        return self.advertiser.attach(response, always=self.commands)\n"
             ),
         ),
         Example(before="# acp-migrate: ignore[ACP004]\nx = 1  # slash_commands\n", flagged=False),

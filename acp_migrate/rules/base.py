@@ -28,6 +28,8 @@ class Example:
     """Code shown by the rule's docs and checked by the tests.
 
     `flagged`: whether the rule reports it. `after`: what `fix` makes of it (None: unchanged).
+    `resolved`: for a finding `fix` leaves to a person, what that person writes instead
+    (never produced by `fix`; the tests check that no rule reports it).
     """
 
     before: str
@@ -35,6 +37,7 @@ class Example:
     flagged: bool = True
     # The file the example stands for (None: `example.py`); ACP008 reads test files only.
     path: str | None = None
+    resolved: str | None = None
 
 
 @dataclass
