@@ -44,6 +44,9 @@ class SourceAnalysis:
       `fix` leaves it (`None`: it fixes it), whatever `select`/`ignore` say; a project's
       owned schema keeps the field while one is left (`settings.ProjectFacts`).
     - `needs_project`: a rule's result depends on `ProjectFacts` the caller did not give.
+    - `companions`: files `fixed_source` needs beside it (the vendored runtime shim):
+      path relative to the file's folder -> the bytes to write there (fix writes a
+      missing one, refreshes a vendored one, refuses to replace any other file).
     - `warning`: why the source was not read (its bytes do not decode, and no legacy
       token is in them): reported on stderr, the exit code unchanged.
     """
@@ -55,6 +58,7 @@ class SourceAnalysis:
     callers: list[tuple[Finding, str | None]] = field(default_factory=list)
     needs_project: bool = False
     warning: str | None = None
+    companions: dict[str, bytes] = field(default_factory=dict)
 
 
 class SourceError(Exception):

@@ -21,8 +21,10 @@ class SetupHandlers:
 
 @dataclass(frozen=True, slots=True)
 class RuleSettings:
-    # Where migrated code imports the runtime shim from (projects may vendor it).
-    runtime_import: str = "acp_migrate.runtime"
+    # Where migrated code imports the runtime shim from. VENDORED (the default): fix
+    # writes the shim as one file next to the agent module (runtime/vendor.py) and
+    # imports it from there; any other module path is imported as it is, nothing written.
+    runtime_import: str = "vendored"
     # The protocol version migrated servers target (1: SDK 0.12.x; 2: newer drafts).
     # No rule reads it yet: the generated code defers to the version negotiated at run time.
     target_protocol: Literal[1, 2] = 1
@@ -41,6 +43,7 @@ class RuleSettings:
         return not self.select or code in self.select
 
 
+VENDORED = "vendored"
 DEFAULT_SETTINGS = RuleSettings()
 
 

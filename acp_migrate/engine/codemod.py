@@ -612,6 +612,10 @@ def _analyze_candidate(
         fixed = module.visit(EditApplier(edits, context.parents))
         if may_orphan_imports(edits, context.imports.bindings):
             fixed = remove_orphaned_imports(fixed, mentions(module), keep=edits.keep_imported)
+        if edits.imports:
+            from acp_migrate.engine.imports import add_imports
+
+            fixed = add_imports(fixed, edits.imports, lambda name: modules is not None and modules(name, None) is not None)
         new_bytes = fixed.bytes
         fixed_source = new_bytes if new_bytes != source else None
     kept_reports = {id(r) for r in reports}
@@ -627,4 +631,5 @@ def _analyze_candidate(
         encoding=module.encoding,
         callers=callers,
         needs_project=context.needs_project,
+        companions=dict(edits.companions) if fixed_source is not None else {},
     )

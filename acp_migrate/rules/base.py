@@ -239,6 +239,14 @@ class FileContext:
         """A comment line above `statement` (a TODO for a person)."""
         self._pending.comments.setdefault(statement, []).append(comment)
 
+    def add_import(self, module: str, name: str, section: int | None = None) -> None:
+        """`from <module> import <name>` into the import block, where isort puts it."""
+        self._pending.imports.append((module, name, section))
+
+    def add_companion(self, relative_path: str, content: bytes) -> None:
+        """A file the fixed source needs beside it (the vendored runtime shim)."""
+        self._pending.companions[relative_path] = content
+
     def keep_import(self, name: str) -> None:
         """Keep `name` imported even if the edits leave it unused (a TODO needs it)."""
         self._pending.keep_imported.add(name)
@@ -319,9 +327,16 @@ class Edits:
     comments: dict[cst.CSTNode, list[str]] = field(default_factory=dict)
     # Names to keep imported even when the edits leave them unused.
     keep_imported: set[str] = field(default_factory=set)
+    # `from <module> import <name>` to add to the import block, in its isort section
+    # (engine/imports.py: None, the engine classifies the module).
+    imports: list[tuple[str, str, int | None]] = field(default_factory=list)
+    # Files the fixed source needs next to it: path relative to its folder -> bytes.
+    companions: dict[str, bytes] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
-        return bool(self.removed or self.replaced or self.inserted_after or self.inserted_before or self.comments)
+        return bool(
+            self.removed or self.replaced or self.inserted_after or self.inserted_before or self.comments or self.imports
+        )
 
     @classmethod
     def merge(cls, parts: list[Edits]) -> Edits:
@@ -337,6 +352,8 @@ class Edits:
                 known = merged.comments.setdefault(node, [])
                 known.extend(c for c in comments if c not in known)
             merged.keep_imported |= part.keep_imported
+            merged.imports += [entry for entry in part.imports if entry not in merged.imports]
+            merged.companions.update(part.companions)
         return merged
 
 

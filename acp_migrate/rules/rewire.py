@@ -37,7 +37,10 @@ import libcst as cst
 
 from acp_migrate.cst.names import ImportTable, MentionCounter, last_part, mentions
 from acp_migrate.cst.walk import walk
+from acp_migrate.engine.imports import FIRST_PARTY, LOCAL
 from acp_migrate.rules.base import FileContext, all_params
+from acp_migrate.runtime.vendor import VENDORED_FILE, VENDORED_MODULE, vendored_source
+from acp_migrate.settings import VENDORED
 
 ADVERTISER = "command_advertiser"
 ADVERTISER_CLASS = "CommandAdvertiser"
@@ -83,12 +86,14 @@ def rewire(context: FileContext, origin: cst.BaseExpression) -> None:
         if plan is not None:
             rewired[agent] = plan.origin_code
             plans.append(plan)
-    if any(plan.owns_advertiser for plan in plans):
-        plans[0].wiring.after.extend(_import_edits(context))
+    runtime = _runtime_import(context) if any(plan.owns_advertiser for plan in plans) else None
     for plan in plans:
         plan.register(context)
+    if runtime is not None:
+        _add_runtime_import(context, runtime)
     if plans:
-        context.imports.bindings.setdefault(ADVERTISER_CLASS, f"{context.settings.runtime_import}.{ADVERTISER_CLASS}")
+        module = runtime[0] if runtime is not None else context.settings.runtime_import
+        context.imports.bindings.setdefault(ADVERTISER_CLASS, f"{module}.{ADVERTISER_CLASS}")
 
 
 # -- whose list it is -----------------------------------------------------------------
@@ -964,20 +969,38 @@ def _override(
 # -- import ---------------------------------------------------------------------------
 
 
-def _import_edits(context: FileContext) -> list[tuple[cst.BaseStatement, list[cst.BaseStatement]]]:
-    """Add `from <runtime> import CommandAdvertiser` after the module's last import
-    before its first definition (none when already imported)."""
+def _runtime_import(context: FileContext) -> tuple[str, int | None] | None:
+    """(module, isort section) the advertiser is imported from, None when the module
+    imports it already; checked before any edit is registered."""
     if ADVERTISER_CLASS in context.imports.bindings:
-        return []
-    anchor = None
-    for statement in context.module.body:
-        if isinstance(statement, (cst.ClassDef, cst.FunctionDef)):
-            break
-        if isinstance(statement, cst.SimpleStatementLine) and isinstance(
-            statement.body[0], (cst.Import, cst.ImportFrom)
-        ):
-            anchor = statement
-    if anchor is None:
+        return None
+    if not any(
+        isinstance(statement, cst.SimpleStatementLine) and isinstance(statement.body[0], (cst.Import, cst.ImportFrom))
+        for statement in _before_first_definition(context.module)
+    ):
         raise CannotRewire("the module has no import section to add the runtime import to")
     runtime = context.settings.runtime_import
-    return [(anchor, [_statement(f"from {runtime} import {ADVERTISER_CLASS}\n")])]
+    if runtime != VENDORED:
+        return runtime, None
+    # The vendored copy sits next to the module: a package imports it relatively; a
+    # script's own folder is on sys.path (and the module is first party to isort).
+    in_package = context.modules is not None and context.modules(".", None) is not None
+    return ("." + VENDORED_MODULE, LOCAL) if in_package else (VENDORED_MODULE, FIRST_PARTY)
+
+
+def _before_first_definition(module: cst.Module) -> list[cst.BaseStatement]:
+    statements = []
+    for statement in module.body:
+        if isinstance(statement, (cst.ClassDef, cst.FunctionDef)):
+            break
+        statements.append(statement)
+    return statements
+
+
+def _add_runtime_import(context: FileContext, runtime: tuple[str, int | None]) -> None:
+    """`from <runtime> import CommandAdvertiser` into the import block, in isort order
+    (engine/imports.py); in vendored mode, with the shim's file beside the module."""
+    module, section = runtime
+    context.add_import(module, ADVERTISER_CLASS, section)
+    if context.settings.runtime_import == VENDORED:
+        context.add_companion(VENDORED_FILE, vendored_source())

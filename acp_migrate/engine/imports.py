@@ -1,0 +1,133 @@
+"""Adding an import where isort (and ruff's `I001`) would put it.
+
+The module's import block is its first run of top-level import statements (after
+the docstring); it ends at the first other statement, so an import after code (a
+`sys.path` change, `# noqa: E402`) is never a place for a new one. In the block,
+imports are in sections: `__future__`, standard library, third party, first party
+(a module found next to or above the file), local (relative); in each, `import x`
+lines come before `from x import ...` ones, by module name. The new import goes into
+its section in order, or starts the section, one blank line from the others.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+
+import libcst as cst
+
+FUTURE, STANDARD_LIBRARY, THIRD_PARTY, FIRST_PARTY, LOCAL = range(5)
+
+
+def add_imports(
+    module: cst.Module,
+    imports: Sequence[tuple[str, str, int | None]],
+    first_party: Callable[[str], bool] = lambda name: False,
+) -> cst.Module:
+    """`module` with `from <module> import <name>` added for each of `imports`
+    ((module, name, section): None classifies the module; `first_party(top-level name)`
+    says whether the project has it)."""
+    for name_module, name, section in imports:
+        module = _add_one(module, name_module, name, section, first_party)
+    return module
+
+
+def _add_one(module: cst.Module, from_module: str, name: str, section: int | None, first_party) -> cst.Module:
+    statement = cst.parse_statement(f"from {from_module} import {name}\n")
+    if section is None:
+        section = classify(from_module, first_party)
+    body = list(module.body)
+    start = 1 if body and _is_docstring(body[0]) else 0
+    end = start
+    while end < len(body) and _is_import(body[end]):
+        end += 1
+    if end == start:
+        # No block at the top: after the last import before the first definition.
+        anchor = None
+        for index, item in enumerate(body):
+            if isinstance(item, (cst.ClassDef, cst.FunctionDef)):
+                break
+            if _is_import(item):
+                anchor = index
+        if anchor is None:
+            return module  # the rewire refused such a module already
+        body.insert(anchor + 1, statement.with_changes(leading_lines=[]))
+        return module.with_changes(body=body)
+    block = list(range(start, end))
+    sections = {index: classify(_module_of(body[index]), first_party) for index in block}
+    key = _sort_key(statement)
+    mine = [index for index in block if sections[index] == section]
+    if mine:
+        following = next((index for index in mine if _sort_key(body[index]) > key), None)
+        if following is not None:
+            # It takes the place (and the comments above) of the first import it precedes.
+            moved = body[following].leading_lines
+            body[following] = body[following].with_changes(leading_lines=[])
+            body.insert(following, statement.with_changes(leading_lines=moved))
+        else:
+            body.insert(mine[-1] + 1, statement.with_changes(leading_lines=[]))
+        return module.with_changes(body=body)
+    before = [index for index in block if sections[index] < section]
+    if before:
+        body.insert(before[-1] + 1, statement.with_changes(leading_lines=[cst.EmptyLine()]))
+    else:  # the first section: it takes the block's leading comments
+        first = body[start]
+        body[start] = first.with_changes(leading_lines=[cst.EmptyLine()])
+        body.insert(start, statement.with_changes(leading_lines=first.leading_lines))
+    return module.with_changes(body=body)
+
+
+def classify(module: str, first_party: Callable[[str], bool] = lambda name: False) -> int:
+    if module.startswith("."):
+        return LOCAL
+    top = module.split(".")[0]
+    if top == "__future__":
+        return FUTURE
+    if top in sys.stdlib_module_names:
+        return STANDARD_LIBRARY
+    return FIRST_PARTY if first_party(top) else THIRD_PARTY
+
+
+def _is_docstring(statement: cst.BaseStatement) -> bool:
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and isinstance(statement.body[0], cst.Expr)
+        and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    )
+
+
+def _is_import(statement: cst.BaseStatement) -> bool:
+    if not isinstance(statement, cst.SimpleStatementLine):
+        return False
+    if not all(isinstance(small, (cst.Import, cst.ImportFrom)) for small in statement.body):
+        return False
+    comment = statement.trailing_whitespace.comment
+    # An import that silences E402 stands after code, whatever is between: not the block.
+    return comment is None or "E402" not in comment.value
+
+
+def _module_of(statement: cst.SimpleStatementLine) -> str:
+    small = statement.body[0]
+    if isinstance(small, cst.Import):
+        return _dotted(small.names[0].name)
+    dots = "." * len(small.relative)
+    return dots + (_dotted(small.module) if small.module is not None else "")
+
+
+def _dotted(node: cst.BaseExpression) -> str:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return f"{_dotted(node.value)}.{node.attr.value}"
+    return ""
+
+
+def _sort_key(statement: cst.SimpleStatementLine) -> tuple[int, int, str]:
+    """isort's order in a section: `import x` first, then `from` imports, furthest
+    relative ones first, by module name ignoring case."""
+    small = statement.body[0]
+    name = _module_of(statement)
+    stripped = name.lstrip(".")
+    if isinstance(small, cst.Import):
+        return 0, 0, stripped.lower()
+    return 1, -(len(name) - len(stripped)), stripped.lower()
