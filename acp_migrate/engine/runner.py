@@ -27,6 +27,7 @@ from acp_migrate.engine.files import (
     FileAccessError,
     describe_os_error,
     read_source,
+    remove_quietly,
     write_atomic,
 )
 from acp_migrate.engine.modules import file_system_modules
@@ -59,6 +60,19 @@ class FileJob:
     project: ProjectFacts | None = None  # None: decided after the run (engine/project.py)
 
 
+@dataclass(frozen=True, slots=True)
+class CompanionFile:
+    """A file a fixed source needs beside it (the vendored runtime shim), written by fix
+    before the source. `original`: its bytes before (None: new); `content` is kept in
+    diff mode only."""
+
+    path: str  # display path
+    path_in_folder: str = ""  # relative to the fixed file's folder
+    original: bytes | None = None
+    content: bytes | None = None
+    written: bool = False
+
+
 @dataclass(slots=True)  # not frozen: a frozen __init__ costs 4x, and a run makes one per file
 class FileOutcome:
     """What happened to one file (nothing changes it once made).
@@ -80,6 +94,8 @@ class FileOutcome:
     callers: list[tuple[Finding, str | None]] = field(default_factory=list)
     # Its result waits for the run's decision about the project (not written yet).
     deferred: bool = False
+    # Files fix writes (or diff shows) beside it for it: the vendored runtime shim.
+    companions: list[CompanionFile] = field(default_factory=list)
     # Not read, without failing the run: its bytes do not decode, and hold no legacy token.
     warning: str | None = None
 
@@ -97,6 +113,15 @@ class RunResult:
     @property
     def remaining(self) -> list[Finding]:
         return sorted((f for outcome in self.files for f in outcome.remaining), key=Finding.sort_key)
+
+    @property
+    def companions(self) -> list[CompanionFile]:
+        """The files written (fix) or to be written (diff) beside the fixed ones, once each."""
+        seen: dict[str, CompanionFile] = {}
+        for outcome in self.files:
+            for companion in outcome.companions:
+                seen.setdefault(companion.path, companion)
+        return sorted(seen.values(), key=lambda companion: companion.path)
 
     @property
     def changed_files(self) -> list[FileOutcome]:
@@ -269,15 +294,81 @@ def process_file(job: FileJob, source: bytes | None = None) -> FileOutcome:
     )
     if fixed is None or job.mode is Mode.CHECK or outcome.deferred:
         return outcome
-    if job.mode is Mode.DIFF:
-        return replace(outcome, original=source, fixed_source=fixed)
     try:
+        companions = _companions(job, analysis.companions)
+    except FileAccessError as exc:
+        return _unwritten(outcome, exc.reason)
+    if job.mode is Mode.DIFF:
+        return replace(outcome, original=source, fixed_source=fixed, companions=[c for _, c in companions])
+    try:
+        # The companions first: the fixed source never imports a file that is not there.
+        for target, companion in companions:
+            content = analysis.companions[companion.path_in_folder]
+            if companion.original is None:
+                _write_new(target, content)
+            else:
+                write_atomic(target, content)
         write_atomic(job.path, fixed)
     except FileAccessError as exc:
         return _unwritten(outcome, exc.reason)
     except Exception as exc:
         return _unwritten(outcome, _internal_error(exc))
-    return replace(outcome, written=True)
+    return replace(outcome, written=True, companions=[replace(c, written=True, content=None) for _, c in companions])
+
+
+def _write_new(path: str, data: bytes) -> None:
+    """Create the file at `path` holding `data`, all or nothing (a temp file renamed into
+    place), with the mode a new file gets (the umask's)."""
+    import stat
+    import tempfile
+
+    directory, name = os.path.split(path)
+    try:
+        fd, temp_path = tempfile.mkstemp(prefix=f".{name}.", suffix=".acp-migrate.tmp", dir=directory)
+    except OSError as exc:
+        raise FileAccessError(describe_os_error(exc)) from exc
+    try:
+        with os.fdopen(fd, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(temp_path, stat.S_IMODE(0o666 & ~umask))
+            os.fsync(stream.fileno())
+        os.replace(temp_path, path)
+    except BaseException as exc:
+        remove_quietly(temp_path)
+        if isinstance(exc, OSError):
+            raise FileAccessError(describe_os_error(exc)) from exc
+        raise
+
+
+def _companions(job: FileJob, wanted: dict[str, bytes]) -> list[tuple[str, CompanionFile]]:
+    """(absolute path, what is written there) for each file the fixed source needs beside
+    it that is missing or an older vendored copy; one holding those bytes already is left.
+    Raises FileAccessError when another file of that name is there: never replaced."""
+    from acp_migrate.runtime.vendor import is_vendored
+
+    found = []
+    for relative, content in sorted(wanted.items()):
+        target = os.path.join(os.path.dirname(job.path), relative)
+        shown = os.path.join(os.path.dirname(job.display_path), relative)
+        try:
+            with open(target, "rb") as file:
+                existing: bytes | None = file.read()
+        except FileNotFoundError:
+            existing = None
+        except OSError as exc:
+            raise FileAccessError(f"cannot read {shown}: {describe_os_error(exc)}") from None
+        if existing == content:
+            continue
+        if existing is not None and not is_vendored(existing):
+            raise FileAccessError(
+                f"{shown} exists and is not acp-migrate's vendored runtime: fix will not replace it"
+                " (rename it, or set `runtime-import` to a module to import the shim from)"
+            )
+        found.append((target, CompanionFile(path=shown, path_in_folder=relative, original=existing, content=content)))
+    return found
 
 
 def _unwritten(outcome: FileOutcome, reason: str) -> FileOutcome:

@@ -12,13 +12,31 @@ import difflib
 import itertools
 import os
 
-from acp_migrate.engine.runner import FileOutcome, RunResult
+from acp_migrate.engine.runner import CompanionFile, FileOutcome, RunResult
 
 NO_NEWLINE_MARKER = "\\ No newline at end of file\n"
 
 
 def render_diff(result: RunResult) -> bytes:
-    return b"".join(file_diff(outcome) for outcome in result.files)
+    patches = b"".join(file_diff(outcome) for outcome in result.files)
+    return patches + b"".join(companion_diff(companion) for companion in result.companions)
+
+
+def companion_diff(companion: CompanionFile) -> bytes:
+    """The patch creating (or refreshing) a file fix writes beside a fixed one (UTF-8)."""
+    if companion.content is None:
+        return b""
+    if companion.original is None:
+        name = os.fsencode(companion.path.replace(os.sep, "/"))
+        lines = _split_lines(companion.content.decode("utf-8", "surrogateescape"))
+        body = "".join("+" + line for line in lines)
+        if lines and not lines[-1].endswith("\n"):
+            body += "\n" + NO_NEWLINE_MARKER
+        header = b"--- /dev/null\n+++ b/%s\n@@ -0,0 +1,%d @@\n" % (name, len(lines))
+        return header + body.encode("utf-8", "surrogateescape")
+    return file_diff(
+        FileOutcome(path=companion.path, original=companion.original, fixed_source=companion.content)
+    )
 
 
 def file_diff(outcome: FileOutcome) -> bytes:

@@ -112,6 +112,11 @@ def render_fix(
         fixed = render_fixes(result, show_fixes, paint=paint)
     else:
         fixed = _lines(f"{paint('Fixed', 'green')} {outcome.path}" for outcome in result.files if outcome.written)
+        fixed += _lines(
+            f"{paint('Added' if c.original is None else 'Refreshed', 'green')} {c.path}"
+            for c in result.companions
+            if c.written
+        )
     return fixed + remaining + (render_summary(result, paint=paint) if summary else "")
 
 
@@ -165,6 +170,10 @@ def _rewrite_summary(
         parts.append(f"{fixed_verb} {_count(fixed, 'finding')} in {_count(files, 'file')}")
     elif files:  # only TODO comments added
         parts.append(f"{changed_verb} {_count(files, 'file')}")
+    added = [c for c in result.companions if c.written or result.mode is not Mode.FIX]
+    if added:
+        verb = "added" if result.mode is Mode.FIX else "would add"
+        parts.append(f"{verb} {_count(len(added), 'file')} ({', '.join(c.path for c in added)})")
     if listed:
         parts.append(f"{listed} listed above for review")
     if remaining:
