@@ -4,6 +4,12 @@ golden/<case>/input/      the files before `fix`
 golden/<case>/expected/   the exact bytes after `fix` (absent: input must stay unchanged)
 golden/<case>/findings.txt  what `fix` leaves for a person, `relpath:line: CODE` (optional)
 golden/<case>/check.txt     what `check` reports on the input, `relpath:line: CODE` (optional)
+
+Cases run with `runtime-import = "acp_migrate.runtime"` (the shim imported from the
+installed package), except `vendored-*` cases, which run with the default: fix writes
+the shim beside the agent module (`SourceAnalysis.companions`). An expected file whose
+first line is the vendored header stands for the shim this acp-migrate writes
+(`vendored_source()`), so the cases do not change with each release.
 """
 
 from __future__ import annotations
@@ -16,9 +22,18 @@ import pytest
 
 from acp_migrate.engine.codemod import analyze_source
 from acp_migrate.engine.modules import in_memory_modules
+from acp_migrate.runtime.vendor import is_vendored, vendored_source
+from acp_migrate.settings import DEFAULT_SETTINGS, RuleSettings
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 CASES = sorted(p for p in GOLDEN.iterdir() if (p / "input").is_dir())
+
+
+DEPENDENCY = RuleSettings(runtime_import="acp_migrate.runtime")
+
+
+def _settings(case: Path) -> RuleSettings:
+    return DEFAULT_SETTINGS if case.name.startswith("vendored-") else DEPENDENCY
 
 
 def _files(root: Path) -> dict[str, bytes]:
@@ -29,19 +44,27 @@ def _files(root: Path) -> dict[str, bytes]:
     }
 
 
+def _expected(root: Path) -> dict[str, bytes]:
+    # A vendored-header stub stands for the shim this release writes.
+    return {name: vendored_source() if is_vendored(data) else data for name, data in _files(root).items()}
+
+
 def _listing(path: Path) -> list[str] | None:
     if not path.exists():
         return None
     return [line.strip() for line in path.read_text().splitlines() if line.strip()]
 
 
-def _fix_all(files: dict[str, bytes]):
+def _fix_all(files: dict[str, bytes], settings: RuleSettings = DEPENDENCY):
     outputs, remaining = {}, []
     for name, source in files.items():
         # Other files of the case are the project's modules (base classes read by the rewire).
-        analysis = analyze_source(source, path=name, modules=in_memory_modules(files, name))
+        analysis = analyze_source(source, path=name, modules=in_memory_modules(files, name), settings=settings)
         outputs[name] = analysis.fixed_source if analysis.fixed_source is not None else source
         remaining.extend(analysis.remaining)
+        folder = name.rpartition("/")[0]
+        for relative, content in analysis.companions.items():
+            outputs[f"{folder}/{relative}" if folder else relative] = content
     return outputs, remaining
 
 
@@ -53,9 +76,10 @@ def test_there_are_enough_cases():
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_golden_case(case: Path):
     inputs = _files(case / "input")
-    expected = _files(case / "expected") if (case / "expected").exists() else inputs
+    expected = _expected(case / "expected") if (case / "expected").exists() else inputs
+    settings = _settings(case)
 
-    outputs, remaining = _fix_all(inputs)
+    outputs, remaining = _fix_all(inputs, settings)
     assert outputs == expected
 
     expected_remaining = _listing(case / "findings.txt")
@@ -67,7 +91,9 @@ def test_golden_case(case: Path):
         reported = [
             f"{f.path}:{f.line}: {f.code}"
             for name, source in inputs.items()
-            for f in analyze_source(source, path=name, fix=False, modules=in_memory_modules(inputs, name)).findings
+            for f in analyze_source(
+                source, path=name, fix=False, modules=in_memory_modules(inputs, name), settings=settings
+            ).findings
         ]
         assert reported == expected_check
 
@@ -83,8 +109,8 @@ def test_golden_case(case: Path):
                 ast.parse(source)
 
     # Idempotence: fixing the output changes nothing, and nothing fixable is left.
-    again, _ = _fix_all(outputs)
+    again, _ = _fix_all(outputs, settings)
     assert again == outputs
     for name, source in outputs.items():
-        fixable = [f for f in analyze_source(source, path=name).findings if f.fixable]
+        fixable = [f for f in analyze_source(source, path=name, settings=settings).findings if f.fixable]
         assert fixable == []

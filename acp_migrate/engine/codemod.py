@@ -412,6 +412,8 @@ def analyze_source(
     report_filter = ReportFilter.for_source(source, encoding, settings, python=not document)
     if not candidate:
         analysis = SourceAnalysis(encoding=encoding)
+    elif _is_vendored_runtime(source):
+        analysis = _analyze_vendored(source, path=path, encoding=encoding, settings=settings, report_filter=report_filter)
     elif document:
         from acp_migrate.rules import ALL_RULES
 
@@ -472,6 +474,31 @@ def _document_suffixes() -> frozenset[str]:
     from acp_migrate.engine.discover import SOURCE_SUFFIXES
 
     return frozenset(SOURCE_SUFFIXES) - frozenset(PYTHON_SUFFIXES)
+
+
+def _is_vendored_runtime(source: bytes) -> bool:
+    from acp_migrate.runtime.vendor import MARKER
+
+    return source.lstrip(_BOM).startswith(MARKER.encode())
+
+
+def _analyze_vendored(
+    source: bytes, *, path: str, encoding: str, settings: RuleSettings, report_filter: ReportFilter
+) -> SourceAnalysis:
+    """A vendored copy of the runtime shim (its header line says so): generated, so
+    only ACP009 reads it; fix rewrites a copy that is not this release's."""
+    from acp_migrate.rules.acp009_vendored_runtime_outdated import VendoredRuntimeOutdated, check_vendored
+
+    rule = VendoredRuntimeOutdated
+    outdated = check_vendored(source) if settings.enabled(rule.code) else None
+    if outdated is None:
+        return SourceAnalysis(encoding=encoding)
+    message, current = outdated
+    first_line = source.split(b"\n", 1)[0].rstrip(b"\r").decode(encoding, "replace")
+    found = Finding(path, 1, 1, 1, len(first_line) + 1, rule.code, message, True)
+    if not report_filter.keep(found):
+        return SourceAnalysis(encoding=encoding)
+    return SourceAnalysis(findings=[found], fixed_source=current, encoding=encoding)
 
 
 def _analyze_document(text: str, rules, *, path: str, encoding: str, report_filter: ReportFilter) -> SourceAnalysis:

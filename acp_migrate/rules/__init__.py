@@ -9,6 +9,7 @@ from acp_migrate.rules.acp005_commands_not_advertised import CommandsNotAdvertis
 from acp_migrate.rules.acp006_markdown_capabilities import MarkdownCapabilities
 from acp_migrate.rules.acp007_migration_todo import MigrationTodo
 from acp_migrate.rules.acp008_removed_behaviour_test import RemovedBehaviourTest
+from acp_migrate.rules.acp009_vendored_runtime_outdated import VendoredRuntimeOutdated
 from acp_migrate.rules.base import Rule
 from acp_migrate.rules.rewire import ADVERTISER_CLASS
 
@@ -21,6 +22,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     MarkdownCapabilities,
     MigrationTodo,
     RemovedBehaviourTest,
+    VendoredRuntimeOutdated,
 )
 
 PYTHON_RULES = tuple(rule for rule in ALL_RULES if ".py" in rule.suffixes)

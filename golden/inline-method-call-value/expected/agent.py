@@ -4,9 +4,9 @@ from __future__ import annotations
 from typing import Any
 
 from acp.schema import InitializeResponse, NewSessionResponse
+from acp_migrate.runtime import CommandAdvertiser
 
 from .skills import SkillBridge
-from acp_migrate.runtime import CommandAdvertiser
 
 
 class SkillAgent:

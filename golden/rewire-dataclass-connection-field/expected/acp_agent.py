@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from acp import Agent as ACPAgent
 from acp.schema import ForkSessionResponse, InitializeResponse, LoadSessionResponse, NewSessionResponse
+from acp_migrate.runtime import CommandAdvertiser
 from acp_session import ACPSession
 from skill_bridge import SkillBridge
-from acp_migrate.runtime import CommandAdvertiser
 
 if TYPE_CHECKING:
     from acp import Client

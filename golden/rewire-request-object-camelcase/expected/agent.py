@@ -11,9 +11,9 @@ from acp.schema import (
     NewSessionRequest,
     NewSessionResponse,
 )
+from acp_migrate.runtime import CommandAdvertiser
 
 from schema import AgentCapabilities
-from acp_migrate.runtime import CommandAdvertiser
 
 
 class OldSdkAgent:

@@ -1,5 +1,6 @@
 # Case: wire initialize results built with dict(...) or by setting the key on "agentCapabilities": the key goes, the lists move
 from typing import Any
+
 from acp_migrate.runtime import CommandAdvertiser
 
 WEB = {"name": "web", "description": "Search the web"}

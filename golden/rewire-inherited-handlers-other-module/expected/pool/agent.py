@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from acp.schema import AvailableCommand, InitializeResponse
+from acp_migrate.runtime import CommandAdvertiser
 
 from .base import SessionHandlers
-from acp_migrate.runtime import CommandAdvertiser
 
 
 class AgentProtocol(Protocol):

@@ -1,0 +1,55 @@
+"""ACP009 vendored-runtime-outdated: a vendored copy of the runtime shim that differs
+from what this acp-migrate writes.
+
+By default `fix` writes the shim (`acp_migrate.runtime`) as one file next to the
+agent module it migrates, `acp_command_advertiser.py`, whose first line says so:
+`# acp-migrate: vendored runtime X.Y.Z - written by acp-migrate fix; ...`. A copy
+written by another acp-migrate release (or edited since) is reported on that line;
+`fix` rewrites the whole file with this release's shim. The file is generated: no
+other rule reads it. To keep a changed copy, deselect the rule (`ignore = ["ACP009"]`),
+or set `runtime-import` to a module to import the shim from instead of vendoring it.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from acp_migrate.rules.base import Example, Rule
+from acp_migrate.runtime.vendor import VENDORED_FILE, header_version, vendored_source
+
+_TRIGGER = b"acp-migrate: vendored runtime"
+
+
+def check_vendored(source: bytes) -> tuple[str, bytes] | None:
+    """(message, the bytes fix writes) for a vendored copy that is not this release's; None when it is."""
+    from acp_migrate import __version__
+
+    current = vendored_source()
+    if source == current:
+        return None
+    version = header_version(source)
+    if version != __version__:
+        why = f"was written by acp-migrate {version}, this is {__version__}"
+    else:
+        why = "differs from what this acp-migrate writes (edited?)"
+    return f"the vendored runtime shim {why}: `acp-migrate fix` rewrites it", current
+
+
+def _examples() -> tuple[Example, ...]:
+    old = "# acp-migrate: vendored runtime 0.0.1 - written by `acp-migrate fix`; run it again to refresh; do not edit.\n"
+    return (
+        Example(before=old + "class CommandAdvertiser: ...\n", after=vendored_source().decode(), path=VENDORED_FILE),
+        Example(before=vendored_source().decode(), flagged=False, path=VENDORED_FILE),
+    )
+
+
+class VendoredRuntimeOutdated(Rule):
+    code = "ACP009"
+    name = "vendored-runtime-outdated"
+    summary = "a vendored copy of the runtime shim differs from what this acp-migrate writes"
+    fixable = True
+    triggers: ClassVar[tuple[bytes, ...]] = (_TRIGGER,)
+    suffixes: ClassVar[tuple[str, ...]] = (".py",)
+
+
+VendoredRuntimeOutdated.examples = _examples()  # type: ignore[misc]

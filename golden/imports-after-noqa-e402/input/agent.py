@@ -1,0 +1,24 @@
+# Case: the last import silences E402 (it follows code): the runtime import joins the block at the top
+import sys
+from pathlib import Path
+from typing import Any
+
+from acp.schema import AvailableCommand, InitializeResponse, NewSessionResponse
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from helpers import shout  # noqa: E402
+
+
+class TinyAgent:
+    def on_connect(self, conn) -> None:
+        self.conn = conn
+
+    async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        return InitializeResponse.create(protocol_version=protocol_version, slash_commands=self.commands())
+
+    async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
+        return NewSessionResponse(session_id="s1")
+
+    def commands(self) -> list:
+        return [AvailableCommand(name="web", description="Search")]

@@ -1,0 +1,28 @@
+# Case: stdlib, third-party and first-party sections: the runtime import (third party) goes in order among the third-party ones
+import logging
+from typing import Any
+
+import pydantic
+from acp.schema import AvailableCommand, InitializeResponse, NewSessionResponse
+from acp_migrate.runtime import CommandAdvertiser
+from attrs import define
+
+from helpers import shout
+
+
+class TinyAgent:
+    def on_connect(self, conn) -> None:
+        self.conn = conn
+        self.command_advertiser = CommandAdvertiser().bind(conn)
+
+    async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        return InitializeResponse.create(protocol_version=protocol_version)
+
+    async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
+        return self.command_advertiser.attach(
+            NewSessionResponse(session_id="s1"),
+            always=self.commands(),
+        )
+
+    def commands(self) -> list:
+        return [AvailableCommand(name="web", description="Search")]

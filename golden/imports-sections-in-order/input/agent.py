@@ -1,0 +1,23 @@
+# Case: stdlib, third-party and first-party sections: the runtime import (third party) goes in order among the third-party ones
+import logging
+from typing import Any
+
+import pydantic
+from acp.schema import AvailableCommand, InitializeResponse, NewSessionResponse
+from attrs import define
+
+from helpers import shout
+
+
+class TinyAgent:
+    def on_connect(self, conn) -> None:
+        self.conn = conn
+
+    async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        return InitializeResponse.create(protocol_version=protocol_version, slash_commands=self.commands())
+
+    async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
+        return NewSessionResponse(session_id="s1")
+
+    def commands(self) -> list:
+        return [AvailableCommand(name="web", description="Search")]
