@@ -1,0 +1,188 @@
+"""The vendored runtime shim: `fix` writes it beside the agent module (the default), so a
+migrated server needs nothing acp-migrate did not find it depending on.
+
+The bundled examples, migrated, run and advertise per session in a virtualenv holding
+only the ACP SDK (and its pydantic), acp-migrate not importable there (checked); the
+runner writes the file once, never over another file of that name, shows it in diff;
+ACP009 refreshes an outdated copy; ruff finds nothing new in the migrated examples.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import test_e2e_agentpool_shape as agentpool
+import test_e2e_migration as legacy
+from support.acp_stdio import AgentProcess
+from support.sdk_venv import sdk_python
+
+from acp_migrate import __version__
+from acp_migrate.engine.runner import Mode, run
+from acp_migrate.report.diff import render_diff
+from acp_migrate.report.text import render_fix
+from acp_migrate.runtime.vendor import VENDORED_FILE, header_version, vendored_source
+from acp_migrate.settings import RuleSettings
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLES = REPO / "examples"
+CLI = Path(sys.executable).parent / "acp-migrate"
+RUFF = Path(sys.executable).parent / "ruff"
+
+
+def sdk_only_env() -> dict[str, str]:
+    """No PYTHONPATH (unlike sdk_env): only what the SDK's virtualenv holds is importable."""
+    return {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME"}}
+
+
+def assert_sdk_only(python: Path) -> None:
+    probe = "import acp, pydantic\ntry:\n import acp_migrate\nexcept ModuleNotFoundError:\n print('absent')\n"
+    result = subprocess.run([str(python), "-c", probe], env=sdk_only_env(), cwd="/", capture_output=True, text=True)
+    assert result.stdout.strip() == "absent", result.stdout + result.stderr
+
+
+def fix(folder: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(CLI), "fix", "."], cwd=folder, capture_output=True, text=True, timeout=120)
+
+
+def copy_example(name: str, tmp_path: Path, *ignore: str) -> Path:
+    copy = tmp_path / name
+    shutil.copytree(EXAMPLES / name, copy, ignore=shutil.ignore_patterns("__pycache__", *ignore))
+    return copy
+
+
+def assert_vendored(copy: Path) -> None:
+    shim = copy / VENDORED_FILE
+    assert shim.read_bytes() == vendored_source() and header_version(shim.read_bytes()) == __version__
+    agent = (copy / "agent.py").read_text()
+    assert "from acp_command_advertiser import CommandAdvertiser\n" in agent and "acp_migrate" not in agent
+
+
+def test_the_legacy_example_runs_on_sdk_0_12_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    python = sdk_python("0.12.1")
+    assert_sdk_only(python)
+    copy = copy_example("legacy_agent", tmp_path, "tests")
+    result = fix(copy)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"added 1 file ({VENDORED_FILE})" in result.stdout
+    assert_vendored(copy)
+    monkeypatch.setattr(legacy, "AgentProcess", functools.partial(AgentProcess, python=str(python), env=sdk_only_env()))
+    seen = asyncio.run(legacy.drive_migrated(copy / "agent.py", tmp_path))
+    original = asyncio.run(legacy.legacy_commands(tmp_path))
+    own = [{"name": "help", "description": "Show what this agent can do"}]
+    assert seen == {method: (own if method == "session/new" else []) + original for method in legacy.SETUP_METHODS}
+
+
+def test_the_agentpool_example_runs_on_sdk_0_6_3_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    python = sdk_python("0.6.3")
+    assert_sdk_only(python)
+    copy = copy_example("agentpool_shape", tmp_path)
+    result = fix(copy)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert_vendored(copy)
+    workdir = tmp_path / "work"
+    workdir.mkdir()
+    monkeypatch.setattr(agentpool, "sdk_env", lambda **extra: {**sdk_only_env(), **extra})
+    init, after = agentpool.observe(python, copy / "agent.py", workdir, (True,) * len(agentpool.EXPECTED_METHODS))
+    assert "slashCommands" not in json.dumps(init)
+    full, moved = ["help", "web", "review"], ["web", "review"]
+    assert [agentpool.names(setup.commands) for setup in after] == [full, full, moved, full, full, moved]
+    assert [setup for setup in after if setup.early] == []
+
+
+def _ruff(folder: Path) -> set[tuple[str, str]]:
+    result = subprocess.run(
+        [str(RUFF), "check", "--isolated", "--line-length", "120", "--select", "E402,I001,F401",
+         "--output-format", "json", "."],
+        cwd=folder, capture_output=True, text=True, timeout=60,
+    )
+    return {(Path(item["filename"]).relative_to(folder).as_posix(), item["code"]) for item in json.loads(result.stdout)}
+
+
+@pytest.mark.skipif(not RUFF.exists(), reason="ruff is in the test extra")
+@pytest.mark.parametrize("example", ["legacy_agent", "agentpool_shape"])
+def test_ruff_finds_nothing_new_in_the_migrated_examples(tmp_path: Path, example: str) -> None:
+    copy = copy_example(example, tmp_path)
+    before = _ruff(copy)
+    fix(copy)
+    assert (copy / VENDORED_FILE).exists()
+    assert _ruff(copy) <= before
+
+
+AGENT = '''from typing import Any
+
+from acp.schema import AvailableCommand, InitializeResponse, NewSessionResponse
+
+
+class TinyAgent:
+    def on_connect(self, conn) -> None:
+        self.conn = conn
+
+    async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        return InitializeResponse.create(protocol_version=protocol_version, slash_commands=self.commands())
+
+    async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
+        return NewSessionResponse(session_id="s1")
+
+    def commands(self) -> list:
+        return [AvailableCommand(name="web", description="Search")]
+'''
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "agent.py").write_text(AGENT)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_fix_writes_the_shim_once_and_diff_shows_it_new(project: Path) -> None:
+    shown = run(Mode.DIFF, ["agent.py"])
+    patch = render_diff(shown)
+    assert b"--- /dev/null\n+++ b/acp_command_advertiser.py\n@@ -0,0 +1," in patch
+    assert not (project / VENDORED_FILE).exists()
+    fixed = run(Mode.FIX, ["agent.py"])
+    assert (project / VENDORED_FILE).read_bytes() == vendored_source()
+    assert "Added acp_command_advertiser.py" in render_fix(fixed)
+    again = run(Mode.FIX, ["agent.py", VENDORED_FILE])
+    assert not again.companions and not again.changed_files and again.exit_code() == 0
+
+
+def test_another_file_of_that_name_is_never_replaced(project: Path) -> None:
+    (project / VENDORED_FILE).write_text("MINE = 1\n")
+    result = run(Mode.FIX, ["agent.py"])
+    assert [error.path for error in result.errors] == ["agent.py"]
+    assert "is not acp-migrate's vendored runtime" in result.errors[0].reason
+    assert (project / "agent.py").read_text() == AGENT and (project / VENDORED_FILE).read_text() == "MINE = 1\n"
+
+
+def test_an_outdated_copy_is_reported_and_refreshed(project: Path) -> None:
+    old = vendored_source("0.0.1")
+    (project / VENDORED_FILE).write_bytes(old)
+    checked = run(Mode.CHECK, [VENDORED_FILE])
+    assert [(f.code, f.line, f.fixable) for f in checked.findings] == [("ACP009", 1, True)]
+    assert "written by acp-migrate 0.0.1" in checked.findings[0].message
+    run(Mode.FIX, [VENDORED_FILE])
+    assert (project / VENDORED_FILE).read_bytes() == vendored_source()
+    assert run(Mode.CHECK, [VENDORED_FILE]).findings == []
+
+
+def test_a_module_to_import_from_writes_nothing(project: Path) -> None:
+    run(Mode.FIX, ["agent.py"], settings=RuleSettings(runtime_import="acp_migrate.runtime"))
+    assert "from acp_migrate.runtime import CommandAdvertiser\n" in (project / "agent.py").read_text()
+    assert not (project / VENDORED_FILE).exists()
+
+
+def test_the_vendored_module_is_one_self_contained_file(tmp_path: Path) -> None:
+    (tmp_path / VENDORED_FILE).write_bytes(vendored_source())
+    probe = "import acp_command_advertiser as m, sys; print(m.__all__); print('acp_migrate' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, check=True)
+    exported, imported = result.stdout.splitlines()
+    assert "CommandAdvertiser" in exported and imported == "False"
