@@ -22,7 +22,7 @@ import pytest
 
 from acp_migrate.engine.codemod import analyze_source
 from acp_migrate.engine.modules import in_memory_modules
-from acp_migrate.runtime.vendor import is_vendored, vendored_source
+from acp_migrate.engine.vendor import is_vendored, vendored_source
 from acp_migrate.settings import DEFAULT_SETTINGS, RuleSettings
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"

@@ -28,7 +28,7 @@ from acp_migrate import __version__
 from acp_migrate.engine.runner import Mode, run
 from acp_migrate.report.diff import render_diff
 from acp_migrate.report.text import render_fix
-from acp_migrate.runtime.vendor import VENDORED_FILE, header_version, vendored_source
+from acp_migrate.engine.vendor import VENDORED_FILE, header_version, vendored_source
 from acp_migrate.settings import RuleSettings
 
 REPO = Path(__file__).resolve().parents[1]

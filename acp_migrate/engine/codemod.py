@@ -477,9 +477,9 @@ def _document_suffixes() -> frozenset[str]:
 
 
 def _is_vendored_runtime(source: bytes) -> bool:
-    from acp_migrate.runtime.vendor import MARKER
+    from acp_migrate.engine.vendor import MARKER
 
-    return source.lstrip(_BOM).startswith(MARKER.encode())
+    return source.removeprefix(_BOM).startswith(MARKER.encode())
 
 
 def _analyze_vendored(

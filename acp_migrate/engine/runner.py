@@ -347,7 +347,7 @@ def _companions(job: FileJob, wanted: dict[str, bytes]) -> list[tuple[str, Compa
     """(absolute path, what is written there) for each file the fixed source needs beside
     it that is missing or an older vendored copy; one holding those bytes already is left.
     Raises FileAccessError when another file of that name is there: never replaced."""
-    from acp_migrate.runtime.vendor import is_vendored
+    from acp_migrate.engine.vendor import is_vendored
 
     found = []
     for relative, content in sorted(wanted.items()):

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from acp_migrate.rules.base import Example, Rule
-from acp_migrate.runtime.vendor import VENDORED_FILE, header_version, vendored_source
+from acp_migrate.engine.vendor import VENDORED_FILE, header_version, vendored_source
 
 _TRIGGER = b"acp-migrate: vendored runtime"
 

@@ -39,7 +39,7 @@ from acp_migrate.cst.names import ImportTable, MentionCounter, last_part, mentio
 from acp_migrate.cst.walk import walk
 from acp_migrate.engine.imports import FIRST_PARTY, LOCAL
 from acp_migrate.rules.base import FileContext, all_params
-from acp_migrate.runtime.vendor import VENDORED_FILE, VENDORED_MODULE, vendored_source
+from acp_migrate.engine.vendor import VENDORED_FILE, VENDORED_MODULE, vendored_source
 from acp_migrate.settings import VENDORED
 
 ADVERTISER = "command_advertiser"

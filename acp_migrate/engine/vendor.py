@@ -2,10 +2,11 @@
 next to the agent module (`VENDORED_FILE`) so that the migrated server depends on
 nothing it did not depend on before (pydantic and the ACP SDK).
 
-Built from this package's own sources, `models.py` then `advertiser.py`: their
+Built from the sources of `acp_migrate/runtime/` (read as files: importing the shim
+would import pydantic, which the codemod never needs), `models.py` then `advertiser.py`: their
 imports hoisted and merged at the top in isort order, the relative import between
 them resolved (one module), one `__all__`. Only the standard library is imported
-here; the codemod calls `vendored_source`, the shim never does.
+here; the codemod calls `vendored_source`, the shim never imports this.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ def vendored_source(version: str | None = None) -> bytes:
 
 @functools.lru_cache(maxsize=4)
 def _build(version: str) -> bytes:
-    folder = Path(__file__).resolve().parent
+    folder = Path(__file__).resolve().parent.parent / "runtime"
     plain: set[str] = set()  # `import x`
     from_names: dict[str, set[str]] = {}  # `from x import a, b`
     bodies: list[str] = []
