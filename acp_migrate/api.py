@@ -269,6 +269,9 @@ def _analyse_source(
     except SourceError as error:
         return SourceReport(mode=mode, path=path, output=source, patch=out(b""), error=error.reason)
     fixed = analysis.fixed_source if analysis.fixed_source not in (None, data) else None
+    remaining = analysis.remaining
+    if fixed is not None and mode is not Mode.CHECK:
+        remaining = remaining + _unwritten_companions(analysis.companions, path if real_path else None)
     patch = b""
     if fixed is not None and mode is Mode.DIFF:
         from acp_migrate.report.diff import file_diff
@@ -279,12 +282,32 @@ def _analyse_source(
         mode=mode,
         path=path,
         findings=analysis.findings,
-        remaining=analysis.remaining,
+        remaining=remaining,
         changed=fixed is not None,
         output=out(fixed) if fixed is not None else source,
         patch=out(patch),
         warning=analysis.warning,
     )
+
+
+def _unwritten_companions(companions: dict[str, bytes], path: str | None) -> list[Finding]:
+    """The files the fixed source imports that a source fixed in memory does not get
+    (the vendored shim): unless already there, beside `path`, with the same bytes, the
+    output cannot start, so they are work left, not a silent import of a missing file."""
+    left = []
+    for name, content in sorted(companions.items()):
+        target = os.path.join(os.path.dirname(path), name) if path is not None else None
+        try:
+            if target is not None and open(target, "rb").read() == content:
+                continue
+        except OSError:
+            pass
+        message = (
+            f"the fixed code imports `{name}`, which fixing a source in memory does not write: "
+            "run `acp-migrate fix` on its folder, or set runtime-import to an installed module"
+        )
+        left.append(Finding(path or "-", 1, 1, 1, 1, "ACP009", message, fixable=False))
+    return left
 
 
 def check_source(

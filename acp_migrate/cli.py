@@ -161,7 +161,8 @@ RuntimeImportOption = Annotated[
     typer.Option(
         "--runtime-import",
         metavar="MODULE",
-        help="Module migrated code imports the shim from (default: acp_migrate.runtime).",
+        help="Where migrated code imports the shim from: 'vendored' (default: a copy fix writes "
+        "beside the module) or a module path such as acp_migrate.runtime.",
         rich_help_panel=CONFIGURATION,
     ),
 ]

@@ -128,3 +128,44 @@ def test_list_rules_matches_the_registry() -> None:
 
     assert [i.code for i in infos] == [r.code for r in ALL_RULES] + ["ACP100"]
     assert acp_migrate.rule_info("acp001").name == ALL_RULES[0].name
+
+
+AGENT_IN_MEMORY = (
+    "from acp.schema import InitializeResponse, NewSessionResponse\n"
+    "\n"
+    "\n"
+    "class Agent:\n"
+    "    def __init__(self):\n"
+    "        self.skills = []\n"
+    "\n"
+    "    def on_connect(self, conn):\n"
+    "        self.conn = conn\n"
+    "\n"
+    "    async def initialize(self, protocol_version, **kwargs):\n"
+    "        return InitializeResponse.create(protocol_version=1, slash_commands=self.skills)\n"
+    "\n"
+    "    async def new_session(self, cwd, **kwargs):\n"
+    "        return NewSessionResponse(session_id=cwd)\n"
+)
+
+
+def test_a_source_fixed_in_memory_says_the_vendored_shim_is_not_written(tmp_path: Path) -> None:
+    # The fixed code imports the vendored shim; only a run over files writes it.
+    report = acp_migrate.fix_source(AGENT_IN_MEMORY, path=str(tmp_path / "agent.py"), isolated=True)
+    assert "from acp_command_advertiser import CommandAdvertiser" in report.output
+    assert [(f.code, f.fixable) for f in report.remaining] == [("ACP009", False)]
+    assert "acp_command_advertiser.py" in report.remaining[0].message
+    assert report.exit_code == 1
+
+    # With the shim already beside the file (a run over its folder wrote it), nothing is left.
+    folder = tmp_path / "project"
+    folder.mkdir()
+    (folder / "agent.py").write_text(AGENT_IN_MEMORY)
+    assert acp_migrate.fix_paths([folder], isolated=True).exit_code == 0
+    (folder / "agent.py").write_text(AGENT_IN_MEMORY)
+    again = acp_migrate.fix_source(AGENT_IN_MEMORY, path=str(folder / "agent.py"), isolated=True)
+    assert again.remaining == [] and again.exit_code == 0
+
+    # A dependency import needs no file.
+    installed = acp_migrate.fix_source(AGENT_IN_MEMORY, isolated=True, runtime_import="acp_migrate.runtime")
+    assert installed.remaining == [] and "from acp_migrate.runtime import CommandAdvertiser" in installed.output
