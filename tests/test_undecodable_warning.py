@@ -15,7 +15,7 @@ from acp_migrate.engine.codemod import analyze_source
 from acp_migrate.engine.runner import FileOutcome, Mode, RunResult, run
 from acp_migrate.findings import SourceError
 from acp_migrate.report.text import render_errors
-from tests.test_cli_process import LEGACY, acp_migrate
+from test_cli_process import LEGACY, acp_migrate
 
 LATIN1 = "# Copyright Société Générale, café crème\nVALUE = 'é'\n".encode("latin-1")
 LATIN1_LEGACY = b"# caf\xe9\n" + LEGACY.encode()
