@@ -1,0 +1,1 @@
+# The package the agent module lives in: its shim is imported relatively.
