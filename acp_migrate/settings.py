@@ -23,7 +23,8 @@ class SetupHandlers:
 class RuleSettings:
     # Where migrated code imports the runtime shim from. VENDORED (the default): fix
     # writes the shim as one file next to the agent module (engine/vendor.py) and
-    # imports it from there; any other module path is imported as it is, nothing written.
+    # imports it from there; a module of the project whose package exists: written
+    # there; any other module path is imported as it is, nothing written.
     runtime_import: str = "vendored"
     # The protocol version migrated servers target (1: SDK 0.12.x; 2: newer drafts).
     # No rule reads it yet: the generated code defers to the version negotiated at run time.

@@ -180,6 +180,29 @@ def test_a_module_to_import_from_writes_nothing(project: Path) -> None:
     assert not (project / VENDORED_FILE).exists()
 
 
+def test_a_module_path_into_the_project_gets_the_shim_written_there(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # runtime-import names a module of the project (its package exists, the module not yet):
+    # the shim is written there, and the agent, in another folder, imports it by that path.
+    (tmp_path / "app" / "vendor").mkdir(parents=True)
+    (tmp_path / "app" / "__init__.py").write_text("")
+    (tmp_path / "app" / "vendor" / "__init__.py").write_text("")
+    (tmp_path / "app" / "server").mkdir()
+    (tmp_path / "app" / "server" / "__init__.py").write_text("")
+    (tmp_path / "app" / "server" / "agent.py").write_text(AGENT)
+    monkeypatch.chdir(tmp_path)
+    settings = RuleSettings(runtime_import="app.vendor.acp_shim")
+
+    fixed = run(Mode.FIX, ["app"], settings=settings)
+
+    assert fixed.exit_code() == 0
+    assert (tmp_path / "app" / "vendor" / "acp_shim.py").read_bytes() == vendored_source()
+    assert "from app.vendor.acp_shim import CommandAdvertiser\n" in (tmp_path / "app" / "server" / "agent.py").read_text()
+    assert not (tmp_path / "app" / "server" / VENDORED_FILE).exists()
+    probe = "from app.server.agent import TinyAgent; from app.vendor.acp_shim import CommandAdvertiser; print('ok')"
+    result = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True)
+    assert result.stdout.strip() == "ok", result.stderr
+
+
 def test_the_vendored_module_is_one_self_contained_file(tmp_path: Path) -> None:
     (tmp_path / VENDORED_FILE).write_bytes(vendored_source())
     probe = "import acp_command_advertiser as m, sys; print(m.__all__); print('acp_migrate' in sys.modules)"

@@ -31,6 +31,7 @@ When it cannot do that safely, it says why; ACP005 then leaves a TODO comment.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
 import libcst as cst
@@ -39,7 +40,7 @@ from acp_migrate.cst.names import ImportTable, MentionCounter, last_part, mentio
 from acp_migrate.cst.walk import walk
 from acp_migrate.engine.imports import FIRST_PARTY, LOCAL
 from acp_migrate.rules.base import FileContext, all_params
-from acp_migrate.engine.vendor import VENDORED_FILE, VENDORED_MODULE, vendored_source
+from acp_migrate.engine.vendor import VENDORED_FILE, VENDORED_MODULE, is_vendored, vendored_source
 from acp_migrate.settings import VENDORED
 
 ADVERTISER = "command_advertiser"
@@ -988,6 +989,24 @@ def _runtime_import(context: FileContext) -> tuple[str, int | None] | None:
     return ("." + VENDORED_MODULE, LOCAL) if in_package else (VENDORED_MODULE, FIRST_PARTY)
 
 
+def _project_target(context: FileContext, runtime: str) -> str | None:
+    """Where, relative to the module's folder, a `runtime-import` naming a module of the
+    project wants the shim written: its package is in the project and the module is not
+    there yet (or is a vendored copy). None: an installed module, imported as it is."""
+    package, _, name = runtime.rpartition(".")
+    if not package or context.modules is None or context.path is None:
+        return None
+    found = context.modules(package, None)
+    if found is None or os.path.basename(found[0]) != "__init__.py":
+        return None
+    target = os.path.join(os.path.dirname(found[0]), name + ".py")
+    existing = context.modules(runtime, None)
+    if existing is not None and (existing[0] != target or not is_vendored(existing[1])):
+        return None  # a module of the project's own (or a package): import it
+    importer = os.path.dirname(os.path.abspath(context.path)) if os.path.isabs(found[0]) else os.path.dirname(context.path)
+    return os.path.relpath(target, importer or ".")
+
+
 def _before_first_definition(module: cst.Module) -> list[cst.BaseStatement]:
     statements = []
     for statement in module.body:
@@ -1004,3 +1023,5 @@ def _add_runtime_import(context: FileContext, runtime: tuple[str, int | None]) -
     context.add_import(module, ADVERTISER_CLASS, section)
     if context.settings.runtime_import == VENDORED:
         context.add_companion(VENDORED_FILE, vendored_source())
+    elif (target := _project_target(context, context.settings.runtime_import)) is not None:
+        context.add_companion(target, vendored_source())
