@@ -293,3 +293,14 @@ def remove_statements(
             carried = []
         result.append(statement)
     return result
+
+
+def is_docstring(statement: cst.BaseStatement) -> bool:
+    """A statement that is only a string: a module's, class's or function's docstring
+    when it comes first, an attribute's when it follows a field."""
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr)
+        and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    )

@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 
 import libcst as cst
 
+from acp_migrate.cst.layout import is_docstring
+
 FUTURE, STANDARD_LIBRARY, THIRD_PARTY, FIRST_PARTY, LOCAL = range(5)
 
 
@@ -37,7 +39,7 @@ def _add_one(module: cst.Module, from_module: str, name: str, section: int | Non
     if section is None:
         section = classify(from_module, first_party)
     body = list(module.body)
-    start = 1 if body and _is_docstring(body[0]) else 0
+    start = 1 if body and is_docstring(body[0]) else 0
     end = start
     while end < len(body) and _is_import(body[end]):
         end += 1
@@ -87,13 +89,6 @@ def classify(module: str, first_party: Callable[[str], bool] = lambda name: Fals
         return STANDARD_LIBRARY
     return FIRST_PARTY if first_party(top) else THIRD_PARTY
 
-
-def _is_docstring(statement: cst.BaseStatement) -> bool:
-    return (
-        isinstance(statement, cst.SimpleStatementLine)
-        and isinstance(statement.body[0], cst.Expr)
-        and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
-    )
 
 
 def _is_import(statement: cst.BaseStatement) -> bool:

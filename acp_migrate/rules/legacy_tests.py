@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from acp_migrate.cst.layout import is_docstring
 from acp_migrate.cst.names import ImportTable, last_part, mentions
 from acp_migrate.cst.walk import walk
 from acp_migrate.engine.prefilter import may_contain_legacy
@@ -954,18 +955,10 @@ def _body(function: cst.FunctionDef) -> list[cst.BaseStatement]:
     if not isinstance(function.body, cst.IndentedBlock):  # `def test(): assert ...`: one statement
         return [cst.SimpleStatementLine(list(function.body.body))]
     statements = list(function.body.body)
-    if statements and _is_docstring(statements[0]):
+    if statements and is_docstring(statements[0]):
         statements = statements[1:]
     return statements
 
-
-def _is_docstring(statement: cst.BaseStatement) -> bool:
-    return (
-        isinstance(statement, cst.SimpleStatementLine)
-        and len(statement.body) == 1
-        and isinstance(statement.body[0], cst.Expr)
-        and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
-    )
 
 
 def _class_body(node: cst.ClassDef) -> list[cst.BaseStatement]:

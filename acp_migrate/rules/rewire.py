@@ -36,6 +36,7 @@ from collections.abc import Sequence
 
 import libcst as cst
 
+from acp_migrate.cst.layout import is_docstring
 from acp_migrate.cst.names import ImportTable, MentionCounter, last_part, mentions
 from acp_migrate.cst.walk import walk
 from acp_migrate.engine.imports import FIRST_PARTY, LOCAL
@@ -446,20 +447,12 @@ def _wiring(
         raise CannotRewire(f"`{name}.initialize` is a one-line body the codemod cannot extend")
     bind = [_statement(f"self.{ADVERTISER}.bind(self.{attribute})\n")]
     first = body.body[0]
-    if _is_docstring(first):
+    if is_docstring(first):
         wiring.after.append((first, bind))
     else:
         wiring.before.append((first, bind))
     return wiring
 
-
-def _is_docstring(statement: cst.BaseStatement) -> bool:
-    return (
-        isinstance(statement, cst.SimpleStatementLine)
-        and len(statement.body) == 1
-        and isinstance(statement.body[0], cst.Expr)
-        and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
-    )
 
 
 def _field_class_decorator(context: FileContext, agent: cst.ClassDef) -> tuple[str, cst.BaseExpression] | None:
@@ -503,10 +496,10 @@ def _declare_field(context: FileContext, agent: cst.ClassDef, wiring: Wiring, ki
     if last_field is not None:
         if any(isinstance(line, cst.EmptyLine) and line.comment is None for line in body[last_field].leading_lines):
             declaration = declaration.with_changes(leading_lines=[cst.EmptyLine(indent=False)])
-        if last_field + 1 < len(body) and _is_docstring(body[last_field + 1]):
+        if last_field + 1 < len(body) and is_docstring(body[last_field + 1]):
             last_field += 1
         wiring.after.append((body[last_field], [declaration]))
-    elif _is_docstring(body[0]):
+    elif is_docstring(body[0]):
         wiring.after.append((body[0], [declaration]))
     else:
         wiring.before.append((body[0], [declaration]))
