@@ -112,6 +112,21 @@ def test_write_keeps_the_file_mode(tmp_path: Path, mode: int) -> None:
     assert stat.S_IMODE(target.stat().st_mode) == mode
 
 
+def test_write_creates_a_missing_file_only_when_asked(tmp_path: Path) -> None:
+    path = tmp_path / "new.py"
+    with pytest.raises(FileAccessError):
+        write_atomic(str(path), b"x = 1\n")
+    assert not path.exists()
+    umask = os.umask(0o022)
+    try:
+        write_atomic(str(path), b"x = 1\n", create=True)
+    finally:
+        os.umask(umask)
+    assert path.read_bytes() == b"x = 1\n"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644
+    assert [p.name for p in tmp_path.iterdir()] == ["new.py"]  # no temp file left
+
+
 def test_write_replaces_the_inode_so_readers_never_see_half_a_file(tmp_path: Path) -> None:
     target = tmp_path / "a.py"
     target.write_bytes(b"old\n")

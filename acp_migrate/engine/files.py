@@ -68,22 +68,27 @@ def read_source(path: str) -> bytes:
         os.close(fd)
 
 
-def write_atomic(path: str, data: bytes) -> None:
+def write_atomic(path: str, data: bytes, *, create: bool = False) -> None:
     """Replace the file's content with `data`, all or nothing.
 
     Writes a temp file in the same folder, fsyncs it, gives it the original mode
     (and owner, when allowed), then `os.replace`s it over the original. A symlink
     is written through, so the link stays a link. A read-only file is refused
     even when the OS would let us (root), because the user marked it so.
+    `create`: a missing file is created, with the mode a new file gets (the umask's).
     """
     target = os.path.realpath(path)
     try:
-        original = os.stat(target)
+        original: os.stat_result | None = os.stat(target)
+    except FileNotFoundError as exc:
+        if not create:
+            raise FileAccessError(describe_os_error(exc)) from exc
+        original = None
     except OSError as exc:
         raise FileAccessError(describe_os_error(exc)) from exc
-    if not stat.S_ISREG(original.st_mode):
+    if original is not None and not stat.S_ISREG(original.st_mode):
         raise FileAccessError("not a regular file")
-    if not original.st_mode & 0o222 or not os.access(target, os.W_OK):
+    if original is not None and (not original.st_mode & 0o222 or not os.access(target, os.W_OK)):
         raise FileAccessError("permission denied: file is read-only")
 
     directory, name = os.path.split(target)
@@ -97,8 +102,13 @@ def write_atomic(path: str, data: bytes) -> None:
         with os.fdopen(fd, "wb") as stream:
             stream.write(data)
             stream.flush()
-            os.chmod(temp_path, stat.S_IMODE(original.st_mode))
-            _keep_owner(stream.fileno(), original)
+            if original is not None:
+                os.chmod(temp_path, stat.S_IMODE(original.st_mode))
+                _keep_owner(stream.fileno(), original)
+            else:
+                umask = os.umask(0)
+                os.umask(umask)
+                os.chmod(temp_path, 0o666 & ~umask)
             os.fsync(stream.fileno())
         os.replace(temp_path, target)
     except BaseException as exc:

@@ -27,7 +27,6 @@ from acp_migrate.engine.files import (
     FileAccessError,
     describe_os_error,
     read_source,
-    remove_quietly,
     write_atomic,
 )
 from acp_migrate.engine.modules import file_system_modules
@@ -304,43 +303,13 @@ def process_file(job: FileJob, source: bytes | None = None) -> FileOutcome:
         # The companions first: the fixed source never imports a file that is not there.
         for target, companion in companions:
             content = analysis.companions[companion.path_in_folder]
-            if companion.original is None:
-                _write_new(target, content)
-            else:
-                write_atomic(target, content)
+            write_atomic(target, content, create=companion.original is None)
         write_atomic(job.path, fixed)
     except FileAccessError as exc:
         return _unwritten(outcome, exc.reason)
     except Exception as exc:
         return _unwritten(outcome, _internal_error(exc))
     return replace(outcome, written=True, companions=[replace(c, written=True, content=None) for _, c in companions])
-
-
-def _write_new(path: str, data: bytes) -> None:
-    """Create the file at `path` holding `data`, all or nothing (a temp file renamed into
-    place), with the mode a new file gets (the umask's)."""
-    import stat
-    import tempfile
-
-    directory, name = os.path.split(path)
-    try:
-        fd, temp_path = tempfile.mkstemp(prefix=f".{name}.", suffix=".acp-migrate.tmp", dir=directory)
-    except OSError as exc:
-        raise FileAccessError(describe_os_error(exc)) from exc
-    try:
-        with os.fdopen(fd, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(temp_path, stat.S_IMODE(0o666 & ~umask))
-            os.fsync(stream.fileno())
-        os.replace(temp_path, path)
-    except BaseException as exc:
-        remove_quietly(temp_path)
-        if isinstance(exc, OSError):
-            raise FileAccessError(describe_os_error(exc)) from exc
-        raise
 
 
 def _companions(job: FileJob, wanted: dict[str, bytes]) -> list[tuple[str, CompanionFile]]:
@@ -351,8 +320,8 @@ def _companions(job: FileJob, wanted: dict[str, bytes]) -> list[tuple[str, Compa
 
     found = []
     for relative, content in sorted(wanted.items()):
-        target = os.path.join(os.path.dirname(job.path), relative)
-        shown = os.path.join(os.path.dirname(job.display_path), relative)
+        target = os.path.normpath(os.path.join(os.path.dirname(job.path), relative))
+        shown = os.path.normpath(os.path.join(os.path.dirname(job.display_path), relative))
         try:
             with open(target, "rb") as file:
                 existing: bytes | None = file.read()
