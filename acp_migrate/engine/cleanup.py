@@ -95,12 +95,10 @@ def may_orphan_imports(edits: Edits, imported: Iterable[str]) -> bool:
     return any(taken[name] > 0 for name in imported)
 
 
-def remove_orphaned_imports(module: cst.Module, before: Counter[str], keep: set[str] = frozenset()) -> cst.Module:
-    """`before` counts name mentions in the file as it was before any edit; names in
-    `keep` stay imported whatever happens."""
+def remove_orphaned_imports(module: cst.Module, before: Counter[str]) -> cst.Module:
+    """`before` counts name mentions in the file as it was before any edit."""
     for _ in range(_MAX_ROUNDS):
         after = mentions(module)
-        after.update(keep)
         planner = _ImportPlanner(module, before, after)
         walk(module, planner)
         if not planner.removed:

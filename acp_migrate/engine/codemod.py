@@ -638,7 +638,7 @@ def _analyze_candidate(
     if fix and edits:
         fixed = module.visit(EditApplier(edits, context.parents))
         if may_orphan_imports(edits, context.imports.bindings):
-            fixed = remove_orphaned_imports(fixed, mentions(module), keep=edits.keep_imported)
+            fixed = remove_orphaned_imports(fixed, mentions(module))
         if edits.imports:
             from acp_migrate.engine.imports import add_imports
 

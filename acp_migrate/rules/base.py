@@ -247,10 +247,6 @@ class FileContext:
         """A file the fixed source needs beside it (the vendored runtime shim)."""
         self._pending.companions[relative_path] = content
 
-    def keep_import(self, name: str) -> None:
-        """Keep `name` imported even if the edits leave it unused (a TODO needs it)."""
-        self._pending.keep_imported.add(name)
-
     def will_remove(self, node: cst.CSTNode) -> bool:
         return node in self._pending.removed or any(node in r.edits.removed for r in self.reports)
 
@@ -325,8 +321,6 @@ class Edits:
     inserted_after: dict[cst.CSTNode, list[cst.BaseStatement]] = field(default_factory=dict)
     inserted_before: dict[cst.CSTNode, list[cst.BaseStatement]] = field(default_factory=dict)
     comments: dict[cst.CSTNode, list[str]] = field(default_factory=dict)
-    # Names to keep imported even when the edits leave them unused.
-    keep_imported: set[str] = field(default_factory=set)
     # `from <module> import <name>` to add to the import block, in its isort section
     # (engine/imports.py: None, the engine classifies the module).
     imports: list[tuple[str, str, int | None]] = field(default_factory=list)
@@ -351,7 +345,6 @@ class Edits:
             for node, comments in part.comments.items():
                 known = merged.comments.setdefault(node, [])
                 known.extend(c for c in comments if c not in known)
-            merged.keep_imported |= part.keep_imported
             merged.imports += [entry for entry in part.imports if entry not in merged.imports]
             merged.companions.update(part.companions)
         return merged
