@@ -36,9 +36,10 @@ from typing import Any
 
 from acp_migrate.config import ConfigError, Options, Overrides, load_options
 from acp_migrate.engine.codemod import analyze_source
-from acp_migrate.engine.modules import file_system_modules
 from acp_migrate.engine.discover import FileSelector
-from acp_migrate.engine.runner import FileError, FileOutcome, Mode, RunResult, run
+from acp_migrate.engine.files import FileAccessError
+from acp_migrate.engine.modules import file_system_modules
+from acp_migrate.engine.runner import FileError, FileOutcome, Mode, RunResult, companions_to_write, run
 from acp_migrate.findings import Finding, SourceError
 
 __all__ = [
@@ -294,20 +295,22 @@ def _unwritten_companions(companions: dict[str, bytes], path: str | None) -> lis
     """The files the fixed source imports that a source fixed in memory does not get
     (the vendored shim): unless already there, beside `path`, with the same bytes, the
     output cannot start, so they are work left, not a silent import of a missing file."""
-    left = []
-    for name, content in sorted(companions.items()):
-        target = os.path.join(os.path.dirname(path), name) if path is not None else None
+    if path is None:
+        missing = sorted(companions)
+    else:
         try:
-            if target is not None and open(target, "rb").read() == content:
-                continue
-        except OSError:
-            pass
-        message = (
+            missing = [c.path_in_folder for _, c in companions_to_write(os.path.abspath(path), path, companions)]
+        except FileAccessError:  # another file of that name: it is not the shim either
+            missing = sorted(companions)
+    return [
+        Finding(
+            path or "-", 1, 1, 1, 1, "ACP009",
             f"the fixed code imports `{name}`, which fixing a source in memory does not write: "
-            "run `acp-migrate fix` on its folder, or set runtime-import to an installed module"
+            "run `acp-migrate fix` on its folder, or set runtime-import to an installed module",
+            fixable=False,
         )
-        left.append(Finding(path or "-", 1, 1, 1, 1, "ACP009", message, fixable=False))
-    return left
+        for name in missing
+    ]
 
 
 def check_source(

@@ -294,7 +294,7 @@ def process_file(job: FileJob, source: bytes | None = None) -> FileOutcome:
     if fixed is None or job.mode is Mode.CHECK or outcome.deferred:
         return outcome
     try:
-        companions = _companions(job, analysis.companions)
+        companions = companions_to_write(job.path, job.display_path, analysis.companions)
     except FileAccessError as exc:
         return _unwritten(outcome, exc.reason)
     if job.mode is Mode.DIFF:
@@ -312,16 +312,19 @@ def process_file(job: FileJob, source: bytes | None = None) -> FileOutcome:
     return replace(outcome, written=True, companions=[replace(c, written=True, content=None) for _, c in companions])
 
 
-def _companions(job: FileJob, wanted: dict[str, bytes]) -> list[tuple[str, CompanionFile]]:
-    """(absolute path, what is written there) for each file the fixed source needs beside
-    it that is missing or an older vendored copy; one holding those bytes already is left.
-    Raises FileAccessError when another file of that name is there: never replaced."""
+def companions_to_write(
+    path: str, display_path: str, wanted: dict[str, bytes]
+) -> list[tuple[str, CompanionFile]]:
+    """(absolute path, what is written there) for each file the fixed source at `path`
+    needs beside it that is missing or an older vendored copy; one holding those bytes
+    already is left. Raises FileAccessError when another file of that name is there:
+    never replaced."""
     from acp_migrate.engine.vendor import is_vendored
 
     found = []
     for relative, content in sorted(wanted.items()):
-        target = os.path.normpath(os.path.join(os.path.dirname(job.path), relative))
-        shown = os.path.normpath(os.path.join(os.path.dirname(job.display_path), relative))
+        target = os.path.normpath(os.path.join(os.path.dirname(path), relative))
+        shown = os.path.normpath(os.path.join(os.path.dirname(display_path), relative))
         try:
             with open(target, "rb") as file:
                 existing: bytes | None = file.read()
