@@ -1,65 +1,61 @@
 """The `acp-migrate` command and `python -m acp_migrate`.
 
-Before the CLI (typer) is even imported, a command that walks folders forks the parse
-server, which imports LibCST meanwhile (engine/early_server.py), and asks git what it
-ignores there (engine/discover.ask_git_early). Before that, it installs the cache of the
-code dataclasses generate (engine/code_cache.py)."""
+Ctrl-C and SIGTERM (a cancelled CI job) stop the command the same way at every moment
+after its first line: the run drops the files not started and each worker finishes the
+file it is on (engine/pool.py), so every file is whole; no traceback; exit 130 for
+Ctrl-C, 143 for SIGTERM. The handlers come before anything else is imported, so that
+the start-up (typer's import) is covered too."""
 
 from __future__ import annotations
 
-import gc
 import os
+import signal
 import sys
 
-# The commands that run over PATHs (engine.runner.Mode): importing it here would delay the fork.
-PATH_COMMANDS = ("check", "diff", "fix")
-# Options whose value may be an existing file, which is no PATH (cli.py declares them).
-PATH_VALUED_OPTIONS = ("--config", "--output-file", "-o", "--stdin-filename")
 
-
-def folders_to_walk(args: list[str]) -> list[str]:
-    """The folders `args` (the command line after the program) have a PATH command
-    walk, `.` by default: such a run may meet many files. Arguments that are no
-    existing path (option values) are ignored; a run over files only (pre-commit's)
-    or stdin (`-`) walks none."""
-    if not args or args[0] not in PATH_COMMANDS or {"-", "--help", "-h"} & set(args):
-        return []
-    values = {i + 1 for i, arg in enumerate(args) if arg in PATH_VALUED_OPTIONS}
-    paths = [
-        arg for i, arg in enumerate(args) if i and i not in values and not arg.startswith("-") and os.path.exists(arg)
-    ]
-    return [path for path in paths if os.path.isdir(path)] if paths else ["."]
+class Interrupted(KeyboardInterrupt):
+    """A signal that stops the run where it is (KeyboardInterrupt: everything that
+    cleans up after Ctrl-C cleans up after SIGTERM too)."""
 
 
 def main() -> None:
-    # Imports make tens of thousands of objects and no garbage: the collections they
-    # trigger cost 3 ms here (5 ms in the parse server, which inherits this).
-    gc.disable()
-    from acp_migrate.engine import code_cache
+    received: list[int] = []
+    stopping = False
 
-    code_cache.install()  # before any dataclass is made, here or in the forked server
-    folders = folders_to_walk(sys.argv[1:])
-    if folders:
-        from acp_migrate.engine import early_server
+    def stop(number: int, frame: object) -> None:
+        nonlocal stopping
+        received.append(number)
+        if not stopping:  # once: a second Ctrl-C must not cut the clean-up short
+            stopping = True
+            raise Interrupted
 
-        early_server.start()  # first: it forks, and the server imports what it needs itself
-    import signal  # (after the fork, which comes first: 0.5 ms)
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)  # last: once it is caught, both are (tests wait for it)
+    try:
+        try:
+            from acp_migrate.cli import run_command
 
-    # Until the CLI takes SIGTERM over (cli.main: the run then stops as for Ctrl-C), it
-    # ends the start-up at once and quietly: nothing has been written yet.
-    signal.signal(signal.SIGTERM, _end_start_up)
-    if folders:
-        from acp_migrate.engine import discover
-
-        discover.ask_git_early(folders[0])
-    from acp_migrate.cli import main as run_cli
-
-    gc.enable()
-    run_cli()
+            code = run_command()
+        finally:
+            stopping = True  # from here on a signal only sets the exit code
+    except KeyboardInterrupt:
+        code = 130
+    code = _flush(code)
+    sys.exit(128 + received[-1] if received else code)
 
 
-def _end_start_up(number: int, frame: object) -> None:
-    raise SystemExit(128 + number)
+def _flush(code: int) -> int:
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:
+        # The reader left early (`| head`): its choice, not an error. Python would try
+        # to flush again at exit and complain; the rest goes nowhere.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except OSError:
+        code = 2  # the report could not be written (a full disk)
+    return code
 
 
 if __name__ == "__main__":

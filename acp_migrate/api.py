@@ -39,8 +39,9 @@ from acp_migrate.engine.codemod import analyze_source
 from acp_migrate.engine.discover import FileSelector
 from acp_migrate.engine.files import FileAccessError
 from acp_migrate.engine.modules import file_system_modules
-from acp_migrate.engine.runner import FileError, FileOutcome, Mode, RunResult, companions_to_write, run
+from acp_migrate.engine.runner import companions_to_write, run
 from acp_migrate.findings import Finding, SourceError
+from acp_migrate.results import FileError, FileOutcome, Mode, RunResult
 
 __all__ = [
     "ConfigError",

@@ -28,11 +28,10 @@ from typer.core import TyperCommand
 
 from acp_migrate import __version__, api
 from acp_migrate.config import ConfigError, Options, Overrides
-from acp_migrate.engine import code_cache
-from acp_migrate.engine.runner import FileOutcome, RunResult
 from acp_migrate.report.colour import PLAIN, Painter, colour_enabled
 from acp_migrate.report.progress import ProgressBar, render_run_summary, stream_is_tty
 from acp_migrate.report.text import render_errors
+from acp_migrate.results import FileOutcome, RunResult
 
 HELP_OPTIONS = ["-h", "--help"]
 
@@ -780,50 +779,3 @@ def run_command() -> int:
         traceback.print_exc()
         return 2
     return 0
-
-
-class _Terminated(KeyboardInterrupt):
-    """SIGTERM (a cancelled CI job), raised where the run is, to stop it as Ctrl-C does."""
-
-
-def main() -> None:
-    """The `acp-migrate` command (and `python -m acp_migrate`).
-
-    SIGTERM stops it as Ctrl-C does: the jobs not started are dropped and each worker
-    finishes the file it is writing (workers ignore both signals), so no file is left
-    half-written and no temp file stays; the exit code is 143 (130 for Ctrl-C)."""
-    import signal
-
-    received: list[int] = []
-    running = [True]  # while the run goes on, a signal stops it where it is
-
-    def stop(number, frame) -> None:
-        received.append(number)
-        if running:
-            raise _Terminated if number == signal.SIGTERM else KeyboardInterrupt
-        # Once the run is over, only the exit code tells: raised past the handlers
-        # below, it would end the command with a traceback.
-
-    try:
-        signal.signal(signal.SIGTERM, stop)
-        signal.signal(signal.SIGINT, stop)
-        code = run_command()
-        running.clear()
-    except KeyboardInterrupt:  # one that came before or after typer's own handling
-        running.clear()
-        code = 130
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except BrokenPipeError:  # the reader left early (`| head`): its choice, not an error
-        pass
-    except OSError:
-        code = 2  # the report could not be written (a full disk)
-    code_cache.save()  # the dataclasses this run created first (nothing, once saved)
-    if received:
-        code = 128 + received[-1]
-    # Leave without tearing the interpreter down: freeing a big run's objects one by one
-    # costs 20 ms, a tenth of a clean check of a large tree (mypy leaves the same way).
-    # Nothing is left to clean up: the pools' processes have nothing left to do and end
-    # on their own (or were waited for, when the run was stopped).
-    os._exit(code)

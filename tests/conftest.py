@@ -10,7 +10,7 @@ _cache_home = tempfile.mkdtemp(prefix="acp-migrate-tests-cache-")
 
 
 def pytest_configure() -> None:
-    # Read by engine/code_cache.py in every `acp-migrate` the tests start.
+    # Caches the tested processes keep (pre-commit's, ...) stay out of the home folder.
     os.environ["XDG_CACHE_HOME"] = _cache_home
 
 

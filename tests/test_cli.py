@@ -690,36 +690,3 @@ def test_the_example_agent_migrates_the_same_by_diff_and_by_fix(tmp_path: Path) 
     assert acp_migrate("check", "legacy_agent", cwd=by_fix).returncode == 0
 
 
-def test_the_entry_knows_the_commands_that_run_over_paths() -> None:
-    from acp_migrate.__main__ import PATH_COMMANDS
-
-    assert set(PATH_COMMANDS) == {mode.value for mode in runner.Mode}
-
-
-@pytest.mark.parametrize(
-    ("arguments", "folders"),
-    [
-        (["check"], ["."]),
-        (["fix", "{folder}"], ["{folder}"]),
-        (["diff", "--output-format", "json", "{file}", "{folder}"], ["{folder}"]),
-        (["check", "--exclude", "nothing-here", "{file}"], []),  # an option's value is no path
-        (["check", "{file}", "{file}"], []),  # pre-commit passes files
-        (["check", "-", "--stdin-filename", "{file}"], []),
-        (["check", "--help"], []),
-        (["check", "-h"], []),
-        (["check", "--config", "{file}"], ["."]),  # a path-valued option's value is no PATH
-        (["check", "-o", "{file}", "{folder}"], ["{folder}"]),
-        (["fix", "--output-file", "{file}"], ["."]),
-        (["rules"], []),
-        (["--version"], []),
-        ([], []),
-    ],
-)
-def test_the_entry_warms_up_for_runs_that_walk_folders(
-    tmp_path: Path, arguments: list[str], folders: list[str]
-) -> None:
-    from acp_migrate.__main__ import folders_to_walk
-
-    (tmp_path / "code.py").write_text("VALUE = 1\n")
-    spell = {"folder": str(tmp_path), "file": str(tmp_path / "code.py")}
-    assert folders_to_walk([a.format(**spell) for a in arguments]) == [f.format(**spell) for f in folders]

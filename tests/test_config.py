@@ -380,33 +380,6 @@ def test_tracked_files_are_not_ignored(repo: Path, monkeypatch: pytest.MonkeyPat
     assert names(discover([repo]).files, repo) == ["src/a.py", "src/b_gen.py"]
 
 
-@pytest.mark.parametrize("spelled", ["absolute", "relative"])
-def test_git_asked_early_answers_the_next_walk_once(
-    repo: Path, monkeypatch: pytest.MonkeyPatch, spelled: str
-) -> None:
-    """The command asks git during its start-up (`discover.ask_git_early`): the walk
-    finds the same files without asking git again; a later walk asks afresh (the
-    answers are not kept: the ignore files may have changed)."""
-    from acp_migrate.engine import discover as discovery
-
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
-    monkeypatch.chdir(repo.parent)
-    folder = str(repo) if spelled == "absolute" else repo.name
-    asked = []
-    ask = discovery.GitIgnore._ask
-    monkeypatch.setattr(
-        discovery.GitIgnore, "_ask", lambda self, cwd, *args: asked.append((self, args[0])) or ask(self, cwd, *args)
-    )
-
-    discovery.ask_git_early(folder)
-    assert names(discover([folder]).files, repo) == ["src/a.py"]
-    (early, _), (also_early, _) = asked  # git was asked twice, both times early
-    assert early is also_early and type(early).__name__ == "_Recorder"
-    write(repo / ".gitignore", "generated/\n")
-    assert names(discover([folder]).files, repo) == ["src/a.py", "src/b_gen.py"]
-    assert sorted(question for asker, question in asked if asker is not early) == ["ls-files", "rev-parse"]
-
-
 def test_a_repository_inside_the_walk_answers_for_its_own_files(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The work tree holding a folder decides what is ignored there: a nested
     repository's own ignore file, not the one around it (the walk learns of its `.git`

@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 
 from acp_migrate.api import list_rules, rule_info
-from acp_migrate.engine.runner import FileError, FileOutcome, Mode, RunResult
+from acp_migrate.results import FileError, FileOutcome, Mode, RunResult
 from acp_migrate.findings import Finding
 from acp_migrate.report.colour import Painter, colour_enabled
 from acp_migrate.report.diff import colour_patch

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from acp_migrate.engine.runner import FileError, FileOutcome, Mode, RunResult
+from acp_migrate.results import FileError, FileOutcome, Mode, RunResult
 from acp_migrate.findings import Finding
 from acp_migrate.report.diff import render_diff
 from acp_migrate.report.json_format import render_json

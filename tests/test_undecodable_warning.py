@@ -12,7 +12,8 @@ import pytest
 from acp_migrate import api
 from acp_migrate.engine import runner
 from acp_migrate.engine.codemod import analyze_source
-from acp_migrate.engine.runner import FileOutcome, Mode, RunResult, run
+from acp_migrate.engine.runner import run
+from acp_migrate.results import FileOutcome, Mode, RunResult
 from acp_migrate.findings import SourceError
 from acp_migrate.report.text import render_errors
 from test_cli_process import LEGACY, acp_migrate
@@ -87,13 +88,12 @@ def test_stdin_warns_too(tmp_path: Path) -> None:
     assert api.check_source(LATIN1, path="latin.py").warning is not None
 
 
-@pytest.mark.parametrize("threshold", [runner.POOL_SCREENS_MIN_FILES, 1], ids=["here", "in batches"])
+@pytest.mark.parametrize("workers", [1, 2], ids=["here", "in batches"])
 def test_the_warning_survives_screening_in_batches(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, threshold: int
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int
 ) -> None:
-    monkeypatch.setattr(runner, "POOL_SCREENS_MIN_FILES", threshold)
-    monkeypatch.setattr(runner, "_available_cores", lambda: 2)
+    monkeypatch.setattr(runner, "POOL_MIN_FILES", 1)
     monkeypatch.chdir(project(tmp_path / "p"))
-    result = run(Mode.CHECK, ["."])
+    result = run(Mode.CHECK, ["."], workers=workers)
     assert [(w.path, w.reason[:22]) for w in result.warnings] == [("latin.py", "cannot decode as utf-8")]
     assert (result.errors, result.exit_code()) == ([], 0)

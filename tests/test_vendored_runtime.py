@@ -25,7 +25,8 @@ from support.acp_stdio import AgentProcess
 from support.sdk_venv import sdk_python
 
 from acp_migrate import __version__
-from acp_migrate.engine.runner import Mode, run
+from acp_migrate.engine.runner import run
+from acp_migrate.results import Mode
 from acp_migrate.report.diff import render_diff
 from acp_migrate.report.text import render_fix
 from acp_migrate.engine.vendor import VENDORED_FILE, header_version, vendored_source

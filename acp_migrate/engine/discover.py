@@ -22,7 +22,6 @@ import os
 import re
 import shutil
 import subprocess
-import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -166,8 +165,7 @@ class FileSelector:
         self.root = os.path.abspath(options.root) if options.root is not None else os.getcwd()
         self._exclude = GlobSet((*options.exclude, *options.extend_exclude))
         self._include = GlobSet(options.include)
-        early_answers = _take_early_answers()  # (waits for them: before the run forks anything)
-        self._gitignore = GitIgnore(early_answers) if options.respect_gitignore else None
+        self._gitignore = GitIgnore() if options.respect_gitignore else None
 
     def excluded(self, path: str, *, is_dir: bool) -> bool:
         """`path` (absolute) or a folder above it (up to the root) is excluded or git-ignored."""
@@ -304,9 +302,8 @@ class GitIgnore:
     --directory`. Outside a work tree, or without git, nothing is ignored. Tracked files are
     never ignored, as for git."""
 
-    def __init__(self, early_answers: dict[tuple[str, tuple[str, ...]], str | None] | None = None) -> None:
+    def __init__(self) -> None:
         self._git = shutil.which("git")
-        self._early_answers = early_answers or {}  # see ask_git_early
         self._toplevel: dict[str, str | None] = {}
         self._ignored: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
         self._folders: dict[str, _IgnoredIn | None] = {}
@@ -409,11 +406,6 @@ class GitIgnore:
         return self._ignored[top]
 
     def _run(self, cwd: str, *args: str) -> str | None:
-        if (cwd, args) in self._early_answers:
-            return self._early_answers.pop((cwd, args))
-        return self._ask(cwd, *args)
-
-    def _ask(self, cwd: str, *args: str) -> str | None:
         assert self._git is not None
         try:
             completed = subprocess.run(
@@ -428,52 +420,6 @@ class GitIgnore:
         if completed.returncode != 0:
             return None
         return os.fsdecode(completed.stdout).rstrip("\n") if args[0] == "rev-parse" else os.fsdecode(completed.stdout)
-
-
-class _Recorder(GitIgnore):
-    """Asks git what a walk would ask first, and keeps the answers for it."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.answers: dict[tuple[str, tuple[str, ...]], str | None] = {}
-
-    def _run(self, cwd: str, *args: str) -> str | None:
-        answer = self.answers[cwd, args] = self._ask(cwd, *args)
-        return answer
-
-
-_early: tuple[threading.Thread, _Recorder] | None = None
-
-
-def ask_git_early(folder: str) -> None:
-    """Ask git now, in a thread, what the walk of `folder` will ask first (its work tree
-    and what is ignored there: 20 ms for 8,000 files), so that the command's start-up
-    (`__main__.py`) hides it. The next walk takes the answers, once: a later run asks
-    git again."""
-    global _early
-    recorder = _Recorder()
-    if recorder._git is None:
-        return
-    root = os.path.abspath(folder)  # as the walk spells it
-
-    def ask() -> None:
-        try:
-            recorder._folder(root)
-        except Exception:
-            pass  # (an unreadable folder) the walk asks git itself, and says why
-
-    thread = threading.Thread(target=ask, daemon=True)
-    thread.start()
-    _early = (thread, recorder)
-
-
-def _take_early_answers() -> dict[tuple[str, tuple[str, ...]], str | None]:
-    global _early
-    if _early is None:
-        return {}
-    (thread, recorder), _early = _early, None
-    thread.join()
-    return recorder.answers
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ import difflib
 import itertools
 import os
 
-from acp_migrate.engine.runner import CompanionFile, FileOutcome, RunResult
+from acp_migrate.results import CompanionFile, FileOutcome, RunResult
 
 NO_NEWLINE_MARKER = "\\ No newline at end of file\n"
 

@@ -7,7 +7,7 @@ could not be analysed become annotations too (and still go to stderr).
 
 from __future__ import annotations
 
-from acp_migrate.engine.runner import RunResult
+from acp_migrate.results import RunResult
 
 
 def _data(text: str) -> str:

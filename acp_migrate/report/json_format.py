@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from acp_migrate.engine.runner import RunResult
+from acp_migrate.results import RunResult
 
 FINDING_KEYS = ("path", "line", "column", "end_line", "end_column", "code", "message", "fixable")
 

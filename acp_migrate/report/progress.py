@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import IO, Any
 
-from acp_migrate.engine.runner import Mode, RunResult
+from acp_migrate.results import Mode, RunResult
 from acp_migrate.report.colour import PLAIN, Painter
 from acp_migrate.report.text import check_summary, diff_summary, fix_summary, fixable_hint
 

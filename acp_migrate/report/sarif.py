@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from acp_migrate import __version__
-from acp_migrate.engine.runner import RunResult
+from acp_migrate.results import RunResult
 
 if TYPE_CHECKING:
     from acp_migrate.api import RuleInfo

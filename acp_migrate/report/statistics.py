@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from acp_migrate.engine.runner import RunResult
+from acp_migrate.results import RunResult
 
 
 def count_by_code(result: RunResult) -> list[tuple[str, int, bool]]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
-from acp_migrate.engine.runner import FileError, Mode, RunResult
+from acp_migrate.results import FileError, Mode, RunResult
 from acp_migrate.findings import Finding
 from acp_migrate.report.colour import PLAIN, Painter
 
