@@ -191,9 +191,9 @@ class Transcript:
         session_id = frame.params.get("sessionId")
         if isinstance(session_id, str):
             return session_id
-        if frame.is_response:
+        if frame.is_response or frame.is_request:
             for step in self.steps:
-                if step.response is frame:
+                if step.response is frame or step.request is frame:
                     return step.session_id
         return None
 

@@ -1,0 +1,7 @@
+"""`python -m acp_migrate.probe [OPTIONS] -- CMD [ARGS...]`: the same as `acp-migrate probe`."""
+
+import sys
+
+from acp_migrate.probe.cli import main
+
+sys.exit(main())
