@@ -156,6 +156,8 @@ class AgentConnection:
             return await asyncio.wait_for(future, timeout)
         except TimeoutError:
             raise NotDriven(f"no answer to {method} within {timeout:g} s") from None
+        except NotDriven as exc:
+            raise NotDriven(f"{exc} before answering {method}") from None
         finally:
             self._pending.pop(request_id, None)
 

@@ -6,7 +6,7 @@ means two code paths advertise the same commands (the RFC-0032 "double
 advertisement"). Compared with what the client holds for that session: the last
 update, or on protocol v2 the setup result's `availableCommands` (v1 clients do not
 read that field, so one follow-up update with the same list is not redundant there).
-A new setup of the same id starts afresh.
+A new setup of the same id, or its close, starts afresh.
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ EXAMPLES = [
 
 def check(transcript: Transcript):
     setup_requests = {s.request.index: s for s in transcript.setup_steps}
+    # A closed session holds nothing: an update after it is ACP107's, not a repeat.
+    closes = {s.response.index: s.session_id for s in transcript.steps if s.method == "session/close" and not s.failed}
     lists = {listed.frame.index: listed for listed in transcript.command_lists}
     held: dict[str, str] = {}  # session id -> the canonical JSON of its list
     for frame in transcript.frames:
@@ -36,6 +38,9 @@ def check(transcript: Transcript):
         if step is not None:
             if step.session_id is not None:
                 held.pop(step.session_id, None)
+            continue
+        if frame.index in closes:
+            held.pop(closes[frame.index], None)
             continue
         listed = lists.get(frame.index)
         if listed is None or listed.session_id is None or not isinstance(listed.value, list):
