@@ -173,6 +173,7 @@ class AgentConnection:
             await asyncio.wait_for(self.process.wait(), EXIT_GRACE)
         kill_group(self.process)
         with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.process.wait(), EXIT_GRACE)
             await asyncio.wait_for(asyncio.gather(*self._tasks, return_exceptions=True), EXIT_GRACE)
         for task in self._tasks:
             task.cancel()
