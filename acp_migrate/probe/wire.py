@@ -187,7 +187,12 @@ class Transcript:
         return lists
 
     def session_of(self, frame: Frame) -> str | None:
-        """The session a frame is about, for reports and the timeline."""
+        """The session a frame is about, for reports and the timeline (a fork's request:
+        the session it creates, not the one it names)."""
+        if frame.method in ("session/new", "session/fork") and frame.direction == TO_AGENT:
+            step = next((s for s in self.steps if s.request is frame), None)
+            if step is not None:
+                return step.session_id
         session_id = frame.params.get("sessionId")
         if isinstance(session_id, str):
             return session_id
