@@ -613,7 +613,7 @@ def _fix(common: Common, show_fixes: bool, exit_non_zero_on_fix: bool, *, concis
 
 
 @app.command(
-    short_help="Start an agent over stdio and check what it sends (wire rules ACP101...).",
+    short_help="Start an agent over stdio; check what it sends (ACP101...).",
     add_help_option=False,
     context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
 )
