@@ -79,6 +79,9 @@ def render_errors(result: ProbeResult) -> str:
 def render_text(result: ProbeResult) -> str:
     lines = [f"{location(f)}: {f.code} {f.message}" for f in result.findings]
     lines.extend(f"note: {note}" for note in result.run.notes)
+    for step in result.transcript.steps:
+        if step.failed and step.response is not None:
+            lines.append(f"note: {step.method} failed: {step.error_text}")
     steps = ", ".join(dict.fromkeys(step.method for step in result.transcript.steps)) or "none"
     count = len(result.findings)
     if not result.run.driven:
