@@ -113,7 +113,20 @@ def main(argv: list[str] | None = None) -> int:
         request_timeout=args.request_timeout,
         protocol_version=args.protocol_version,
     )
-    result = run_probe(options, codes=codes)
+    import signal
+
+    terminated = []
+
+    def stop(number, frame) -> None:  # a cancelled CI job: end the agent as for Ctrl-C
+        terminated.append(number)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        result = run_probe(options, codes=codes)
+    except KeyboardInterrupt:  # the agent's process group was killed on the way out
+        print("acp-migrate probe: interrupted", file=sys.stderr)
+        return 143 if terminated else 130  # as check: 128 + the signal
 
     from acp_migrate.probe.report import render, render_errors
 

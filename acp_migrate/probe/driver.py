@@ -303,8 +303,10 @@ def _error_text(frame: Frame) -> str:
 async def probe_async(options: ProbeOptions) -> ProbeRun:
     run = ProbeRun(frames=[], command=list(options.command))
     box: list[AgentConnection] = []
+    completed = False
     try:
         await asyncio.wait_for(_drive(options, run, box), options.timeout)
+        completed = True
     except TimeoutError:
         run.error = f"the run did not finish within --timeout {options.timeout:g} s: the agent was killed"
     except NotDriven as exc:
@@ -312,7 +314,7 @@ async def probe_async(options: ProbeOptions) -> ProbeRun:
     finally:
         if box:
             agent = box[0]
-            if run.error is not None and agent.process.returncode is None:
+            if not completed:  # an error, or Ctrl-C / SIGTERM: the agent gets no grace
                 kill_group(agent.process)
             run.returncode = await agent.finish()
             run.stderr_tail = agent.stderr_tail()

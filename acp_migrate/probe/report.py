@@ -14,13 +14,15 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from acp_migrate import __version__
 from acp_migrate.probe.checks import ALL_CHECKS, WireFinding
-from acp_migrate.probe.driver import ProbeRun
 from acp_migrate.probe.wire import FROM_AGENT, TO_AGENT, Frame, Transcript, command_names
+
+if TYPE_CHECKING:  # the driver imports asyncio: `probe -h` need not
+    from acp_migrate.probe.driver import ProbeRun
 
 FORMATS = ("text", "json", "github", "sarif", "timeline", "mermaid")
 FINDING_KEYS = ("code", "name", "message", "step", "session_id", "frame")

@@ -135,3 +135,23 @@ def _alive(pid: int) -> bool:
             return stat.read().split(")")[-1].split()[0] != "Z"
     except FileNotFoundError:
         return False
+
+
+def test_sigterm_ends_the_probe_and_the_agents_process_group(tmp_path) -> None:
+    import signal
+    import subprocess
+
+    pid_file = tmp_path / "child.pid"
+    probe = subprocess.Popen(
+        [sys.executable, "-m", "acp_migrate", "probe", "--", sys.executable, str(AGENTS / "stuck_agent.py"), str(pid_file)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 60  # a safety net: the agent writes the file as it starts
+    while not (pid_file.exists() and pid_file.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    probe.send_signal(signal.SIGTERM)
+    _, stderr = probe.communicate(timeout=60)
+
+    assert probe.returncode == 143, stderr
+    assert _ends(int(pid_file.read_text())), "the agent's child outlived the probe"
