@@ -26,7 +26,7 @@ from acp_migrate.probe.driver import ProbeOptions, ProbeRun, probe
 from acp_migrate.probe.report import ProbeResult
 from acp_migrate.probe.wire import Transcript
 
-__all__ = ["ProbeOptions", "ProbeResult", "ProbeRun", "run_probe", "judge"]
+__all__ = ["ProbeOptions", "ProbeResult", "ProbeRun", "judge", "run_probe"]
 
 
 def judge(run: ProbeRun, codes: Sequence[str] | None = None) -> ProbeResult:

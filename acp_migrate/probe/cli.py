@@ -38,16 +38,52 @@ def parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--all", dest="try_all", action="store_true", help="try load, resume, fork and close even when not advertised")
-    p.add_argument("--prompt", metavar="TEXT", help="send one prompt to the new session and watch the updates of the turn")
-    p.add_argument("--settle", type=_seconds, default=1.0, metavar="S", help="seconds to wait for late frames after each answer (default 1)")
-    p.add_argument("--timeout", type=_seconds, default=60.0, metavar="S", help="the whole run; the agent is killed then (default 60)")
-    p.add_argument("--initialize-timeout", type=_seconds, default=30.0, metavar="S", help="for the initialize answer (default 30)")
-    p.add_argument("--request-timeout", type=_seconds, default=15.0, metavar="S", help="for each other answer; a prompt gets what is left of --timeout (default 15)")
-    p.add_argument("--protocol-version", type=int, default=1, metavar="N", help="the version the client asks for (default 1)")
-    p.add_argument("--cwd", metavar="DIR", help="the agent's working folder and the sessions' cwd (default: the current folder)")
-    p.add_argument("--env", action="append", default=[], metavar="KEY=VALUE", help="set a variable for the agent (repeatable)")
-    p.add_argument("--output-format", choices=FORMATS, default="text", metavar="FORMAT", help="text (default), json, github, sarif, timeline or mermaid")
+    p.add_argument(
+        "--all", dest="try_all", action="store_true", help="try load, resume, fork and close even when not advertised"
+    )
+    p.add_argument(
+        "--prompt", metavar="TEXT", help="send one prompt to the new session and watch the updates of the turn"
+    )
+    p.add_argument(
+        "--settle",
+        type=_seconds,
+        default=1.0,
+        metavar="S",
+        help="seconds to wait for late frames after each answer (default 1)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=60.0,
+        metavar="S",
+        help="the whole run; the agent is killed then (default 60)",
+    )
+    p.add_argument(
+        "--initialize-timeout", type=_seconds, default=30.0, metavar="S", help="for the initialize answer (default 30)"
+    )
+    p.add_argument(
+        "--request-timeout",
+        type=_seconds,
+        default=15.0,
+        metavar="S",
+        help="for each other answer; a prompt gets what is left of --timeout (default 15)",
+    )
+    p.add_argument(
+        "--protocol-version", type=int, default=1, metavar="N", help="the version the client asks for (default 1)"
+    )
+    p.add_argument(
+        "--cwd", metavar="DIR", help="the agent's working folder and the sessions' cwd (default: the current folder)"
+    )
+    p.add_argument(
+        "--env", action="append", default=[], metavar="KEY=VALUE", help="set a variable for the agent (repeatable)"
+    )
+    p.add_argument(
+        "--output-format",
+        choices=FORMATS,
+        default="text",
+        metavar="FORMAT",
+        help="text (default), json, github, sarif, timeline or mermaid",
+    )
     p.add_argument("-o", "--output-file", metavar="FILE", help="write the report to FILE instead of stdout")
     p.add_argument("--select", metavar="CODES", help="rules to run, comma-separated: codes, prefixes or ALL")
     p.add_argument("--ignore", metavar="CODES", help="rules not to run, comma-separated")
@@ -148,5 +184,10 @@ def write_record(path: str, result) -> None:
 
     with open(path, "w", encoding="utf-8") as record:
         for frame in result.transcript.frames:
-            entry = {"frame": frame.index, "direction": frame.direction, "ms": round(frame.at * 1000, 1), "raw": frame.raw}
+            entry = {
+                "frame": frame.index,
+                "direction": frame.direction,
+                "ms": round(frame.at * 1000, 1),
+                "raw": frame.raw,
+            }
             record.write(json.dumps(entry) + "\n")

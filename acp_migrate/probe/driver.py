@@ -184,8 +184,11 @@ def kill_group(process: asyncio.subprocess.Process) -> None:
     """SIGKILL the agent's process group (it leads its own session): its children too."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
-    with contextlib.suppress(ProcessLookupError):
-        process.kill()
+    # The agent itself, should it have left its group. Not `process.kill()`: it reaps the
+    # process behind asyncio's child watcher, which then reports exit code 255.
+    if process.returncode is None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(process.pid, signal.SIGKILL)
 
 
 def _int_id(value: Any) -> int | None:
@@ -203,7 +206,12 @@ def client_reply(method: str, params: dict[str, Any]) -> dict[str, Any]:
                 return {"result": {"outcome": {"outcome": "selected", "optionId": option.get("optionId")}}}
         return {"result": {"outcome": {"outcome": "cancelled"}}}
     if method.startswith(("fs/", "terminal/")):
-        return {"error": {"code": -32601, "message": f"{method}: this client (acp-migrate probe) offers no {method.split('/')[0]}"}}
+        return {
+            "error": {
+                "code": -32601,
+                "message": f"{method}: this client (acp-migrate probe) offers no {method.split('/')[0]}",
+            }
+        }
     return {"error": {"code": -32601, "message": f"method not found: {method}"}}
 
 
@@ -314,13 +322,14 @@ async def probe_async(options: ProbeOptions) -> ProbeRun:
     finally:
         if box:
             agent = box[0]
+            gone_by_itself = agent.stdout_closed.is_set()  # before the probe killed it
             if not completed:  # an error, or Ctrl-C / SIGTERM: the agent gets no grace
                 kill_group(agent.process)
             run.returncode = await agent.finish()
             run.stderr_tail = agent.stderr_tail()
-            if run.error is not None and agent.stdout_closed.is_set() and agent.process.returncode is not None:
-                if "exit code" not in run.error:
-                    run.error += f" (the agent exited, exit code {agent.process.returncode})"
+            exited = gone_by_itself and agent.process.returncode is not None
+            if run.error is not None and exited and "exit code" not in run.error:
+                run.error += f" (the agent exited, exit code {agent.process.returncode})"
     return run
 
 

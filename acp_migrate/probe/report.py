@@ -90,7 +90,9 @@ def render_text(result: ProbeResult) -> str:
         lines.append(f"The agent could not be driven; {count} finding{'' if count == 1 else 's'} before it stopped.")
     elif count:
         rules = len({f.code for f in result.findings})
-        lines.append(f"Found {count} finding{'' if count == 1 else 's'} ({rules} rule{'' if rules == 1 else 's'}; steps: {steps}).")
+        lines.append(
+            f"Found {count} finding{'' if count == 1 else 's'} ({rules} rule{'' if rules == 1 else 's'}; steps: {steps})."
+        )
     else:
         lines.append(f"No findings: {len(result.codes)} wire rules passed (steps: {steps}).")
     return "".join(line + "\n" for line in lines)
@@ -270,7 +272,9 @@ def groups(result: ProbeResult) -> list[tuple[str, list[Row]]]:
     for f in result.findings:
         if f.frame is not None:
             marks.setdefault(f.frame, []).append(f.code)
-    requests = {(frame.direction, json.dumps(frame.message["id"])): frame for frame in transcript.frames if frame.is_request}
+    requests = {
+        (frame.direction, json.dumps(frame.message["id"])): frame for frame in transcript.frames if frame.is_request
+    }
     by_group: dict[str, list[Row]] = {"connection": []}
     titles = {"connection": "connection"}
     for frame in transcript.frames:

@@ -127,7 +127,9 @@ class Transcript:
             if frame.method in ("session/new", "session/fork") and response is not None:
                 result = response.result
                 session_id = result.get("sessionId") if isinstance(result, dict) else None
-            steps.append(Step(len(steps), frame.method, frame, response, session_id if isinstance(session_id, str) else None))
+            steps.append(
+                Step(len(steps), frame.method, frame, response, session_id if isinstance(session_id, str) else None)
+            )
         return steps
 
     def step_of(self, frame: Frame) -> Step | None:

@@ -17,7 +17,6 @@ import tempfile
 from pathlib import Path
 
 import pytest
-
 from support.sdk_venv import venvs_root  # tests/ is on sys.path (rootdir conftest)
 
 
@@ -37,8 +36,16 @@ def npm_package(name: str, version: str) -> Path:
         building = Path(tempfile.mkdtemp(prefix=f".{tag}-", dir=root))
         try:
             installed = subprocess.run(
-                [npm, "install", "--prefix", str(building), "--no-audit", "--no-fund", "--no-save",
-                 f"{name}@{version}"],
+                [
+                    npm,
+                    "install",
+                    "--prefix",
+                    str(building),
+                    "--no-audit",
+                    "--no-fund",
+                    "--no-save",
+                    f"{name}@{version}",
+                ],
                 capture_output=True,
                 text=True,
                 timeout=900,

@@ -57,7 +57,9 @@ def test_a_prompt_turn_ends_with_the_client_refusing_permission_and_files() -> N
     assert result.exit_code == 0, (result.run.error, result.findings)
     prompt = next(step for step in result.transcript.steps if step.method == "session/prompt")
     assert prompt.response.result == {"stopReason": "end_turn"}
-    replies = {f.message["id"]: f.message for f in result.transcript.frames if f.is_response and f.direction == "client->agent"}
+    replies = {
+        f.message["id"]: f.message for f in result.transcript.frames if f.is_response and f.direction == "client->agent"
+    }
     assert replies["perm-1"]["result"] == {"outcome": {"outcome": "selected", "optionId": "no"}}
     assert replies["read-1"]["error"]["code"] == -32601
 
@@ -66,8 +68,9 @@ def test_all_tries_the_session_kinds_an_agent_does_not_advertise() -> None:
     # The example agent of the TypeScript SDK advertises nothing; this one neither.
     script = AGENTS / "tiny_agent.py"
     code = f"import sys; sys.path.insert(0, {str(AGENTS)!r}); import tiny_agent as t; t.TinyAgent.capabilities = {{}}; t.TinyAgent().serve()"
-    from acp_migrate.probe import ProbeOptions, run_probe
     from probe_support import SAFETY
+
+    from acp_migrate.probe import ProbeOptions, run_probe
 
     plain = run_probe(ProbeOptions([sys.executable, "-c", code], settle=0.1, **SAFETY))
     tried = run_probe(ProbeOptions([sys.executable, "-c", code], settle=0.1, try_all=True, **SAFETY))
@@ -143,7 +146,16 @@ def test_sigterm_ends_the_probe_and_the_agents_process_group(tmp_path) -> None:
 
     pid_file = tmp_path / "child.pid"
     probe = subprocess.Popen(
-        [sys.executable, "-m", "acp_migrate", "probe", "--", sys.executable, str(AGENTS / "stuck_agent.py"), str(pid_file)],
+        [
+            sys.executable,
+            "-m",
+            "acp_migrate",
+            "probe",
+            "--",
+            sys.executable,
+            str(AGENTS / "stuck_agent.py"),
+            str(pid_file),
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )

@@ -36,6 +36,7 @@ def test_exit_codes_clean_findings_not_driven() -> None:
     assert crashed.returncode == 2
     assert "error: could not drive the agent" in crashed.stderr
     assert "RuntimeError: no model configured" in crashed.stderr
+    assert "exit code 3" in crashed.stderr  # its own, not one made up by a lost child watcher
 
 
 def test_json_lists_the_findings_with_step_session_and_frame() -> None:
@@ -152,7 +153,9 @@ def test_mermaid_is_a_sequence_diagram_of_the_same_frames() -> None:
     assert len(messages) == len(result.transcript.frames)
     [note] = [i for i, line in enumerate(lines) if "✗" in line]
     assert lines[note] == "    Note over C,A: ✗ ACP102 commands-before-setup-response"
-    assert lines[note - 1].startswith(f"    A-->>C: {result.findings[0].frame} session/update available_commands_update")
+    assert lines[note - 1].startswith(
+        f"    A-->>C: {result.findings[0].frame} session/update available_commands_update"
+    )
     assert note > lines.index("    Note over C,A: session sess-2 (session/fork)")
     assert not any(";" in line or "#" in line for line in messages)
 

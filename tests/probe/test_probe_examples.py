@@ -35,7 +35,11 @@ def test_the_legacy_example_fails_with_commands_at_initialize() -> None:
     # Its new sessions send their own `help` alone (from a background task, which may
     # overtake the response: ACP102), the other kinds none: ACP108 for each.
     assert codes(result) <= {"ACP101", "ACP102", "ACP108"}
-    assert sorted(f.step for f in result.findings if f.code == "ACP108") == ["session/fork", "session/load", "session/resume"]
+    assert sorted(f.step for f in result.findings if f.code == "ACP108") == [
+        "session/fork",
+        "session/load",
+        "session/resume",
+    ]
 
 
 def test_the_legacy_example_passes_after_fix(tmp_path: Path) -> None:

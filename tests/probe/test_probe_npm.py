@@ -60,7 +60,15 @@ def opencode_options(package: Path, tmp_path: Path, name: str) -> ProbeOptions:
     work.mkdir()
     binary = package / "node_modules" / ".bin" / "opencode"
     # Generous: opencode takes seconds to initialize and set sessions up on a cold cache.
-    return ProbeOptions([str(binary), "acp"], cwd=str(work), env=env, settle=1.0, timeout=180, initialize_timeout=120, request_timeout=60)
+    return ProbeOptions(
+        [str(binary), "acp"],
+        cwd=str(work),
+        env=env,
+        settle=1.0,
+        timeout=180,
+        initialize_timeout=120,
+        request_timeout=60,
+    )
 
 
 def test_opencode_is_driven_to_a_stable_verdict(tmp_path: Path) -> None:

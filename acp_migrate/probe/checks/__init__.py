@@ -97,9 +97,7 @@ def enabled_codes(select: Sequence[str] | None = None, ignore: Sequence[str] = (
 
 
 def unknown_selectors(selectors: Sequence[str]) -> list[str]:
-    return [
-        s for s in selectors if s.upper() != "ALL" and not any(c.code.startswith(s.upper()) for c in ALL_CHECKS)
-    ]
+    return [s for s in selectors if s.upper() != "ALL" and not any(c.code.startswith(s.upper()) for c in ALL_CHECKS)]
 
 
 def run_checks(transcript: Transcript, codes: Sequence[str] | None = None) -> list[WireFinding]:

@@ -30,6 +30,4 @@ def check(transcript: Transcript):
         repeated = [name for name, count in counts.items() if count > 1]
         if repeated:
             shown = ", ".join(f"{name!r} ×{counts[name]}" for name in repeated)
-            yield finding(
-                transcript, CODE, f"the list for session {listed.session_id} repeats {shown}", listed.frame
-            )
+            yield finding(transcript, CODE, f"the list for session {listed.session_id} repeats {shown}", listed.frame)

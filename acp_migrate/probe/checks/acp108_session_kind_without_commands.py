@@ -26,7 +26,15 @@ SUMMARY = "A loaded, resumed or forked session gets no commands (or fails) while
 
 LOAD = '-> {"jsonrpc":"2.0","id":2,"method":"session/load","params":{"sessionId":"s1","cwd":"/work","mcpServers":[]}}\n'
 EXAMPLES = [
-    (INIT_LOAD + NEW + NEW_RESULT + update("s1", "[" + WEB + "]") + LOAD + '<- {"jsonrpc":"2.0","id":2,"result":{}}\n', True),
+    (
+        INIT_LOAD
+        + NEW
+        + NEW_RESULT
+        + update("s1", "[" + WEB + "]")
+        + LOAD
+        + '<- {"jsonrpc":"2.0","id":2,"result":{}}\n',
+        True,
+    ),
     (
         INIT_LOAD
         + NEW
