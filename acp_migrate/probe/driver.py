@@ -79,6 +79,8 @@ class AgentConnection:
         self._pending: dict[int, asyncio.Future[Frame]] = {}
         self._next_id = 0
         self.stdout_closed = asyncio.Event()
+        self.between_lines = asyncio.Event()  # no frame half-read
+        self.between_lines.set()
         self._tasks = [
             asyncio.create_task(self._read_stdout()),
             asyncio.create_task(self._read_stderr()),
@@ -103,10 +105,15 @@ class AgentConnection:
                 for line in lines:
                     if line.strip():
                         self._received(self._record(FROM_AGENT, line))
+                if buffer:
+                    self.between_lines.clear()
+                else:
+                    self.between_lines.set()
             if buffer.strip():
                 self._received(self._record(FROM_AGENT, buffer))
         finally:
             self.stdout_closed.set()
+            self.between_lines.set()
             for future in self._pending.values():
                 if not future.done():
                     future.set_exception(NotDriven("the agent closed its stdout"))
@@ -161,9 +168,13 @@ class AgentConnection:
         finally:
             self._pending.pop(request_id, None)
 
-    async def settle(self, seconds: float) -> None:
+    async def settle(self, seconds: float, limit: float) -> None:
+        """Wait `seconds` for late frames, then for the end of a frame being read (up to
+        `limit`): the next request must not overtake a frame the agent wrote before it."""
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.stdout_closed.wait(), seconds)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.between_lines.wait(), limit)
 
     async def finish(self) -> int | None:
         """Close stdin, give the agent a moment to exit, then end its process group."""
@@ -251,7 +262,7 @@ async def _drive(options: ProbeOptions, run: ProbeRun, connection_box: list[Agen
     result = init.result if isinstance(init.result, dict) else None
     if result is None:
         raise NotDriven(f"initialize failed: {_error_text(init)}")
-    await agent.settle(options.settle)
+    await agent.settle(options.settle, timeout)
 
     capabilities = result.get("agentCapabilities") if isinstance(result.get("agentCapabilities"), dict) else {}
     session_capabilities = capabilities.get("sessionCapabilities")
@@ -268,7 +279,7 @@ async def _drive(options: ProbeOptions, run: ProbeRun, connection_box: list[Agen
     session_id = new_result.get("sessionId") if new_result else None
     if not isinstance(session_id, str):
         raise NotDriven(f"session/new failed: {_error_text(new)}")
-    await agent.settle(options.settle)
+    await agent.settle(options.settle, timeout)
     sessions = [session_id]
 
     setup_params = {"sessionId": session_id, "cwd": cwd, "mcpServers": []}
@@ -280,18 +291,18 @@ async def _drive(options: ProbeOptions, run: ProbeRun, connection_box: list[Agen
         forked = answer.result.get("sessionId") if isinstance(answer.result, dict) else None
         if method == "session/fork" and isinstance(forked, str):
             sessions.append(forked)
-        await agent.settle(options.settle)
+        await agent.settle(options.settle, timeout)
 
     if options.prompt is not None:
         remaining = options.timeout - (time.monotonic() - started)
         prompt = [{"type": "text", "text": options.prompt}]
         await agent.request("session/prompt", {"sessionId": session_id, "prompt": prompt}, max(remaining, 0.1))
-        await agent.settle(options.settle)
+        await agent.settle(options.settle, timeout)
 
     if offered["session/close"] or options.try_all:
         for closing in reversed(sessions):
             await agent.request("session/close", {"sessionId": closing}, timeout)
-        await agent.settle(options.settle)
+        await agent.settle(options.settle, timeout)
     else:
         run.notes.append("session/close skipped: not advertised (--all tries it)")
 

@@ -197,3 +197,21 @@ def test_bad_options_exit_2(bad: list[str]) -> None:
     run = probe_cli(*bad, *(agent("tiny_agent.py") if bad else []))
 
     assert run.returncode == 2 and run.stderr.startswith("error: ")
+
+
+def test_record_writes_every_frame_even_one_longer_than_any_read_buffer(tmp_path: Path) -> None:
+    # A 1 MB description: stdout is read in chunks, so no line is too long to record.
+    code = (
+        f"import sys; sys.path.insert(0, {str(AGENTS)!r}); import tiny_agent as t; "
+        "t.COMMANDS[1] = dict(t.TEST, description='x' * 1_000_000); t.TinyAgent().serve()"
+    )
+    record = tmp_path / "wire.jsonl"
+
+    run = probe_cli(*FAST, "--record", str(record), "--", sys.executable, "-c", code)
+
+    assert run.returncode == 0, run.stderr
+    frames = [json.loads(line) for line in record.read_text().splitlines()]
+    assert [f["frame"] for f in frames] == list(range(len(frames)))
+    assert {f["direction"] for f in frames} == {"client->agent", "agent->client"}
+    assert max(len(f["raw"]) for f in frames) > 1_000_000
+    assert json.loads(frames[0]["raw"])["method"] == "initialize"
