@@ -85,6 +85,7 @@ def parser() -> argparse.ArgumentParser:
         help="text (default), json, github, sarif, timeline or mermaid",
     )
     p.add_argument("-o", "--output-file", metavar="FILE", help="write the report to FILE instead of stdout")
+    p.add_argument("--exit-zero", action="store_true", help="exit 0 even with findings (2 still means not driven)")
     p.add_argument("--select", metavar="CODES", help="rules to run, comma-separated: codes, prefixes or ALL")
     p.add_argument("--ignore", metavar="CODES", help="rules not to run, comma-separated")
     p.add_argument("--record", metavar="FILE", help="also write every frame as JSON lines (direction, ms, raw)")
@@ -176,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write(text)
         sys.stdout.flush()
     sys.stderr.write(render_errors(result))
-    return result.exit_code
+    return 0 if args.exit_zero and result.exit_code == 1 else result.exit_code
 
 
 def write_record(path: str, result) -> None:

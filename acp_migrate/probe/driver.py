@@ -152,12 +152,12 @@ class AgentConnection:
     # -- requests -----------------------------------------------------------------
 
     async def request(self, method: str, params: dict[str, Any], timeout: float) -> Frame:
+        if self.stdout_closed.is_set():
+            raise NotDriven(f"the agent closed its stdout before {method}")
         request_id = self._next_id
         self._next_id += 1
         future = asyncio.get_running_loop().create_future()
         self._pending[request_id] = future
-        if self.stdout_closed.is_set():
-            raise NotDriven(f"the agent closed its stdout before {method}")
         await self._send({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
         try:
             return await asyncio.wait_for(future, timeout)

@@ -51,6 +51,14 @@ def test_json_lists_the_findings_with_step_session_and_frame() -> None:
     assert set(finding) == {"code", "name", "message", "step", "session_id", "frame"}
 
 
+def test_exit_zero_turns_findings_into_0_never_a_failure_to_drive() -> None:
+    broken = probe_cli(*FAST, "--exit-zero", *agent("acp102_agent.py"))
+    crashed = probe_cli(*FAST, "--exit-zero", *agent("crashing_agent.py"))
+
+    assert broken.returncode == 0 and "ACP102" in broken.stdout
+    assert crashed.returncode == 2
+
+
 def test_select_and_ignore() -> None:
     ignored = probe_cli(*FAST, "--ignore", "ACP108", *agent("acp108_agent.py"))
     selected = probe_cli(*FAST, "--select", "ACP101,ACP102", *agent("acp108_agent.py"))
