@@ -4,13 +4,15 @@ Ctrl-C and SIGTERM (a cancelled CI job) stop the command the same way at every m
 after its first line: the run drops the files not started and each worker finishes the
 file it is on (engine/pool.py), so every file is whole; no traceback; exit 130 for
 Ctrl-C, 143 for SIGTERM. The handlers come before anything else is imported, so that
-the start-up (typer's import) is covered too."""
+the start-up (typer's import) is covered too. `probe` is handed to its own parser
+before anything of the codemod is imported: it must start fast."""
 
 from __future__ import annotations
 
 import os
 import signal
 import sys
+from collections.abc import Callable
 
 
 class Interrupted(KeyboardInterrupt):
@@ -19,6 +21,21 @@ class Interrupted(KeyboardInterrupt):
 
 
 def main() -> None:
+    sys.exit(stoppable(_command))
+
+
+def _command() -> int:
+    if sys.argv[1:2] == ["probe"]:
+        from acp_migrate.probe.cli import main as probe
+
+        return probe(sys.argv[2:])
+    from acp_migrate.cli import run_command
+
+    return run_command()
+
+
+def stoppable(command: Callable[[], int]) -> int:
+    """Run `command` and return the exit code it gives, or 128 + the signal that stopped it."""
     received: list[int] = []
     stopping = False
 
@@ -33,15 +50,13 @@ def main() -> None:
     signal.signal(signal.SIGTERM, stop)  # last: once it is caught, both are (tests wait for it)
     try:
         try:
-            from acp_migrate.cli import run_command
-
-            code = run_command()
+            code = command()
         finally:
             stopping = True  # from here on a signal only sets the exit code
     except KeyboardInterrupt:
         code = 130
     code = _flush(code)
-    sys.exit(128 + received[-1] if received else code)
+    return 128 + received[-1] if received else code
 
 
 def _flush(code: int) -> int:

@@ -358,7 +358,8 @@ def fix_source(
 
 
 def list_rules() -> list[RuleInfo]:
-    """Every code the tool reports: the rules (`acp_migrate.rules.ALL_RULES`), then ACP100."""
+    """Every code the tool reports: the rules (`acp_migrate.rules.ALL_RULES`), ACP100, then the
+    probe's wire rules (`acp_migrate.probe.checks.ALL_CHECKS`, ACP101...)."""
     import inspect
 
     from acp_migrate.engine.suppressions import UNUSED_SUPPRESSION
@@ -393,6 +394,19 @@ def list_rules() -> list[RuleInfo]:
             examples=[RuleExample(before=b, after=a, flagged=f) for b, a, f in engine.examples],
         )
     )
+    from acp_migrate.probe.checks import ALL_CHECKS  # the wire rules of `acp-migrate probe`
+
+    for check in ALL_CHECKS:
+        infos.append(
+            RuleInfo(
+                code=check.code,
+                name=check.name,
+                summary=check.summary,
+                fixable=False,
+                documentation=check.documentation,
+                examples=[RuleExample(before=e.frames, flagged=e.flagged, suffix=".jsonl") for e in check.examples],
+            )
+        )
     return infos
 
 

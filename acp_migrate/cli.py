@@ -611,6 +611,19 @@ def _fix(common: Common, show_fixes: bool, exit_non_zero_on_fix: bool, *, concis
     common.exit(code)
 
 
+@app.command(
+    short_help="Start an agent over stdio; check what it sends (ACP101...).",
+    add_help_option=False,
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+)
+def probe(ctx: typer.Context) -> None:
+    """acp-migrate probe [OPTIONS] [--] CMD [ARGS...]: `acp-migrate probe -h` for the options."""
+    # Its own parser (acp_migrate/probe/cli.py): the probe imports nothing of the codemod.
+    from acp_migrate.probe.cli import main as probe_main
+
+    raise typer.Exit(probe_main(ctx.args))
+
+
 @app.command(cls=Command, short_help="List the rules, or document one.")
 def rules(
     code: Annotated[

@@ -1,0 +1,43 @@
+"""`acp-migrate probe`: start an ACP agent, in any language, and judge it on the wire.
+
+The static rules prove the source is migrated; the probe proves the running server
+behaves. It starts the agent over stdio, drives it as a client (`driver.py`), keeps
+every frame in order (`wire.py`), and runs the wire rules over the recording
+(`checks/`, ACP101...), which `report.py` renders.
+
+This package imports the standard library and `acp_migrate` (for its version) only:
+nothing of the codemod (LibCST, the engine, the static rules), nor the SDK.
+
+```python
+from acp_migrate.probe import ProbeOptions, run_probe
+
+result = run_probe(ProbeOptions(command=["python", "agent.py"], settle=0.5))
+for finding in result.findings:
+    print(finding.code, finding.step, finding.session_id, finding.frame, finding.message)
+result.exit_code  # 0 clean, 1 findings, 2 not driven (result.run.error, result.run.stderr_tail)
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from acp_migrate.probe.driver import ProbeOptions, ProbeRun, probe
+from acp_migrate.probe.report import ProbeResult
+from acp_migrate.probe.wire import Transcript
+
+__all__ = ["ProbeOptions", "ProbeResult", "ProbeRun", "judge", "run_probe"]
+
+
+def judge(run: ProbeRun, codes: Sequence[str] | None = None) -> ProbeResult:
+    """Run the wire rules over a recorded run."""
+    from acp_migrate.probe.checks import ALL_CHECKS, run_checks
+
+    transcript = Transcript(run.frames, run.command)
+    enabled = list(codes) if codes is not None else [check.code for check in ALL_CHECKS]
+    return ProbeResult(run, transcript, run_checks(transcript, enabled), enabled)
+
+
+def run_probe(options: ProbeOptions, codes: Sequence[str] | None = None) -> ProbeResult:
+    """Drive the agent `options.command`, then judge what it sent."""
+    return judge(probe(options), codes)

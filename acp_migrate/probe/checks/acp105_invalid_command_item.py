@@ -1,0 +1,93 @@
+"""ACP105 invalid-command-item: a command in a list is not valid for the negotiated protocol version.
+
+Every item of `availableCommands` is an object with a string `name` and a string
+`description`; `input`, when present, is an object: on protocol v1 `{"hint": ...}`,
+on v2 `{"type": "text", "hint": ...}` or a custom type starting with `_` (other
+types are reserved for future versions). Receivers skip invalid items (v2) or reject
+the whole list (the official SDKs' v1 models), so such a command is lost, or takes
+the session's other commands with it.
+
+Also reported: `input: null` (omit the key), a name with whitespace (a user cannot
+type it after `/`), a name starting with `/` (clients add the slash), an empty name.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from acp_migrate.probe.checks import finding
+from acp_migrate.probe.checks._prelude import INIT, NEW, NEW_RESULT, WEB, update
+from acp_migrate.probe.wire import Transcript
+
+CODE = "ACP105"
+NAME = "invalid-command-item"
+SUMMARY = "A command item lacks a name or description, or has an input of the wrong shape for the protocol version."
+
+EXAMPLES = [
+    (INIT + NEW + NEW_RESULT + update("s1", '[{"name":"deploy now","description":"Deploy","input":null}]'), True),
+    (INIT + NEW + NEW_RESULT + update("s1", '[{"name":"plan"}]'), True),
+    (INIT + NEW + NEW_RESULT + update("s1", "[" + WEB + ',{"name":"test","description":"Run the tests"}]'), False),
+]
+
+
+def problems(item: Any, protocol_version: int) -> list[str]:
+    if not isinstance(item, dict):
+        return ["is not an object"]
+    found = []
+    name = item.get("name")
+    if "name" not in item:
+        found.append("has no name")
+    elif not isinstance(name, str):
+        found.append("has a name that is not a string")
+    elif not name.strip():
+        found.append("has an empty name")
+    else:
+        if any(c.isspace() for c in name):
+            found.append("has whitespace in its name (a user cannot type it after /)")
+        if name.startswith("/"):
+            found.append("starts its name with / (the client adds it)")
+    if "description" not in item:
+        found.append("has no description")
+    elif not isinstance(item["description"], str):
+        found.append("has a description that is not a string")
+    if "input" in item:
+        found.extend(_input_problems(item["input"], protocol_version))
+    return found
+
+
+def _input_problems(spec: Any, protocol_version: int) -> list[str]:
+    if spec is None:
+        return ["has input: null (omit the key)"]
+    if not isinstance(spec, dict):
+        return ["has an input that is not an object"]
+    kind = spec.get("type")
+    if protocol_version < 2:
+        if not isinstance(spec.get("hint"), str):
+            return ["has an input without a string hint (v1 inputs are {hint})"]
+        return []
+    if not isinstance(kind, str):
+        return ["has an input without a type (v2 inputs are {type, ...})"]
+    if kind == "text" and not isinstance(spec.get("hint"), str):
+        return ["has a text input without a string hint"]
+    if kind != "text" and not kind.startswith("_"):
+        return [f"has an input of the reserved type {kind!r} (custom types start with _)"]
+    return []
+
+
+def check(transcript: Transcript):
+    version = transcript.protocol_version
+    for listed in transcript.command_lists:
+        if not isinstance(listed.value, list):
+            continue
+        for number, item in enumerate(listed.value, start=1):
+            found = problems(item, version)
+            if not found:
+                continue
+            name = item.get("name") if isinstance(item, dict) else None
+            label = f"command {number}" + (f" ({name!r})" if isinstance(name, str) else "")
+            yield finding(
+                transcript,
+                CODE,
+                f"{label} for session {listed.session_id} {'; '.join(found)} (protocol v{version})",
+                listed.frame,
+            )

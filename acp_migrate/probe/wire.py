@@ -1,0 +1,230 @@
+"""The recorded wire: frames in the order they crossed stdio, and what a client makes of them.
+
+A `Frame` is one newline-delimited line, kept even when it is not JSON (`message` is then
+None and `error` says why). A `Transcript` reads the frames as a client would: the
+requests the probe sent and their responses, the steps (each request the probe sends
+opens one; a frame belongs to the step whose request came last before it), the
+sessions each setup response created, and every `available_commands_update`. Checks
+read a `Transcript`; they never look at time, only at the order of the frames.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+TO_AGENT = "client->agent"
+FROM_AGENT = "agent->client"
+
+SETUP_METHODS = ("session/new", "session/load", "session/resume", "session/fork")
+# Setup methods whose request names the session: the client knows the id before the answer.
+REQUEST_NAMES_SESSION = ("session/load", "session/resume")
+
+
+@dataclass(slots=True)
+class Frame:
+    index: int
+    direction: str  # TO_AGENT or FROM_AGENT
+    at: float  # seconds since the agent started (monotonic clock)
+    raw: str
+    message: dict[str, Any] | None = None
+    error: str | None = None  # why the line is not a JSON-RPC message
+
+    @classmethod
+    def parse(cls, index: int, direction: str, at: float, raw: str) -> Frame:
+        try:
+            message = json.loads(raw)
+        except ValueError as exc:
+            return cls(index, direction, at, raw, None, f"not JSON ({exc})")
+        if not isinstance(message, dict):
+            return cls(index, direction, at, raw, None, f"a JSON {type(message).__name__}, not an object")
+        return cls(index, direction, at, raw, message)
+
+    @property
+    def method(self) -> str | None:
+        method = (self.message or {}).get("method")
+        return method if isinstance(method, str) else None
+
+    @property
+    def is_request(self) -> bool:
+        return self.method is not None and "id" in (self.message or {})
+
+    @property
+    def is_notification(self) -> bool:
+        return self.method is not None and "id" not in (self.message or {})
+
+    @property
+    def is_response(self) -> bool:
+        message = self.message or {}
+        return self.method is None and "id" in message and ("result" in message or "error" in message)
+
+    @property
+    def params(self) -> dict[str, Any]:
+        params = (self.message or {}).get("params")
+        return params if isinstance(params, dict) else {}
+
+    @property
+    def result(self) -> Any:
+        return (self.message or {}).get("result")
+
+
+@dataclass(slots=True)
+class Step:
+    """One request the probe sent (initialize, a setup, a prompt, a close) and its answer."""
+
+    number: int
+    method: str
+    request: Frame
+    response: Frame | None
+    session_id: str | None  # the session it set up or addressed
+
+    @property
+    def failed(self) -> bool:
+        return self.response is None or "error" in (self.response.message or {})
+
+    @property
+    def error_text(self) -> str:
+        if self.response is None:
+            return "no response"
+        error = (self.response.message or {}).get("error")
+        if isinstance(error, dict):
+            return f"error {error.get('code')}: {error.get('message')}"
+        return f"error: {error!r}"
+
+
+@dataclass(slots=True)
+class CommandList:
+    """An `availableCommands` value a client read: a setup result's or an update's."""
+
+    frame: Frame
+    session_id: str | None
+    value: Any  # as sent: a list, null, or anything else
+    in_setup_result: bool
+
+
+@dataclass
+class Transcript:
+    frames: list[Frame]
+    command: list[str] = field(default_factory=list)  # the agent's command line, for reports
+
+    @cached_property
+    def steps(self) -> list[Step]:
+        responses: dict[Any, Frame] = {}
+        for frame in self.frames:
+            if frame.direction == FROM_AGENT and frame.is_response:
+                responses.setdefault(_id_key(frame.message["id"]), frame)
+        steps = []
+        for frame in self.frames:
+            if frame.direction != TO_AGENT or not frame.is_request:
+                continue
+            response = responses.get(_id_key(frame.message["id"]))
+            if response is not None and response.index < frame.index:
+                response = None
+            session_id = frame.params.get("sessionId")
+            if frame.method in ("session/new", "session/fork") and response is not None:
+                result = response.result
+                session_id = result.get("sessionId") if isinstance(result, dict) else None
+            steps.append(
+                Step(len(steps), frame.method, frame, response, session_id if isinstance(session_id, str) else None)
+            )
+        return steps
+
+    def step_of(self, frame: Frame) -> Step | None:
+        """The step whose request is the last one the probe sent before `frame`."""
+        current = None
+        for step in self.steps:
+            if step.request.index > frame.index:
+                break
+            current = step
+        return current
+
+    @cached_property
+    def initialize(self) -> Step | None:
+        return next((s for s in self.steps if s.method == "initialize"), None)
+
+    @cached_property
+    def protocol_version(self) -> int:
+        """The version the agent answered with (what the session speaks), else 1."""
+        init = self.initialize
+        if init and init.response and isinstance(init.response.result, dict):
+            version = init.response.result.get("protocolVersion")
+            if isinstance(version, int) and not isinstance(version, bool):
+                return version
+        return 1
+
+    @cached_property
+    def setup_steps(self) -> list[Step]:
+        return [s for s in self.steps if s.method in SETUP_METHODS]
+
+    def agent_frames(self) -> Iterator[Frame]:
+        return (f for f in self.frames if f.direction == FROM_AGENT)
+
+    def session_updates(self) -> Iterator[Frame]:
+        return (f for f in self.agent_frames() if f.is_notification and f.method == "session/update")
+
+    @cached_property
+    def command_lists(self) -> list[CommandList]:
+        """Every `availableCommands` the agent sent, in frame order."""
+        lists = []
+        setup_responses = {s.response.index: s for s in self.setup_steps if s.response is not None}
+        for frame in self.agent_frames():
+            step = setup_responses.get(frame.index)
+            if step is not None and isinstance(frame.result, dict) and "availableCommands" in frame.result:
+                lists.append(CommandList(frame, step.session_id, frame.result["availableCommands"], True))
+            elif frame.method == "session/update":
+                update = frame.params.get("update")
+                if isinstance(update, dict) and update.get("sessionUpdate") == "available_commands_update":
+                    session_id = frame.params.get("sessionId")
+                    lists.append(
+                        CommandList(
+                            frame,
+                            session_id if isinstance(session_id, str) else None,
+                            update.get("availableCommands"),
+                            False,
+                        )
+                    )
+        return lists
+
+    def session_of(self, frame: Frame) -> str | None:
+        """The session a frame is about, for reports and the timeline (a fork's request:
+        the session it creates, not the one it names)."""
+        if frame.method in ("session/new", "session/fork") and frame.direction == TO_AGENT:
+            step = next((s for s in self.steps if s.request is frame), None)
+            if step is not None:
+                return step.session_id
+        session_id = frame.params.get("sessionId")
+        if isinstance(session_id, str):
+            return session_id
+        if frame.is_response or frame.is_request:
+            for step in self.steps:
+                if step.response is frame or step.request is frame:
+                    return step.session_id
+        return None
+
+
+def command_names(value: Any) -> list[str]:
+    """The names in an `availableCommands` value, as shown (invalid items skipped)."""
+    if not isinstance(value, list):
+        return []
+    return [item["name"] for item in value if isinstance(item, dict) and isinstance(item.get("name"), str)]
+
+
+def _id_key(value: Any) -> str:
+    # A response's id is matched by value: 3 and "3" are different ids in JSON-RPC.
+    return json.dumps(value, sort_keys=True)
+
+
+def parse_example(text: str) -> Transcript:
+    """A transcript from the compact form the rules' examples use: one frame a line,
+    `-> ` for what the client sent, `<- ` for what the agent sent."""
+    frames = []
+    for line in text.splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        arrow, _, raw = line.strip().partition(" ")
+        direction = {"->": TO_AGENT, "<-": FROM_AGENT}[arrow]
+        frames.append(Frame.parse(len(frames), direction, float(len(frames)) / 1000, raw))
+    return Transcript(frames)

@@ -1,0 +1,226 @@
+"""`acp-migrate probe` as CI runs it: exit codes, the report formats, rule selection,
+the output file, and a start that imports nothing of the codemod."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+from probe_support import AGENTS, REPO, probe_agent, probe_cli
+
+from acp_migrate.probe.checks import ALL_CHECKS
+from acp_migrate.probe.report import render
+
+SCHEMA = json.loads((REPO / "tests" / "data" / "sarif-schema-2.1.0.json").read_text())
+FAST = ("--settle", "0.1", "--timeout", "120")
+
+
+def agent(script: str) -> list[str]:
+    return ["--", sys.executable, str(AGENTS / script)]
+
+
+def test_exit_codes_clean_findings_not_driven() -> None:
+    clean = probe_cli(*FAST, *agent("tiny_agent.py"))
+    broken = probe_cli(*FAST, *agent("acp102_agent.py"))
+    crashed = probe_cli(*FAST, *agent("crashing_agent.py"))
+
+    assert clean.returncode == 0, clean.stderr
+    assert clean.stdout.splitlines()[-1].startswith(f"No findings: {len(ALL_CHECKS)} wire rules passed")
+    assert broken.returncode == 1
+    [line] = [line for line in broken.stdout.splitlines() if "ACP102" in line]
+    assert re.match(r"session/fork frame \d+ \(session sess-2\): ACP102 available_commands_update", line)
+    assert crashed.returncode == 2
+    assert "error: could not drive the agent" in crashed.stderr
+    assert "RuntimeError: no model configured" in crashed.stderr
+    assert "exit code 3" in crashed.stderr  # its own, not one made up by a lost child watcher
+
+
+def test_json_lists_the_findings_with_step_session_and_frame() -> None:
+    run = probe_cli(*FAST, "--output-format", "json", *agent("acp108_agent.py"))
+
+    [finding] = json.loads(run.stdout)
+    assert run.returncode == 1
+    assert finding["code"] == "ACP108" and finding["name"] == "session-kind-without-commands"
+    assert finding["step"] == "session/load" and finding["session_id"] == "sess-1"
+    assert isinstance(finding["frame"], int)
+    assert set(finding) == {"code", "name", "message", "step", "session_id", "frame"}
+
+
+def test_exit_zero_turns_findings_into_0_never_a_failure_to_drive() -> None:
+    broken = probe_cli(*FAST, "--exit-zero", *agent("acp102_agent.py"))
+    crashed = probe_cli(*FAST, "--exit-zero", *agent("crashing_agent.py"))
+
+    assert broken.returncode == 0 and "ACP102" in broken.stdout
+    assert crashed.returncode == 2
+
+
+def test_select_and_ignore() -> None:
+    ignored = probe_cli(*FAST, "--ignore", "ACP108", *agent("acp108_agent.py"))
+    selected = probe_cli(*FAST, "--select", "ACP101,ACP102", *agent("acp108_agent.py"))
+    unknown = probe_cli(*FAST, "--select", "ACP999", *agent("acp108_agent.py"))
+
+    assert ignored.returncode == 0 and selected.returncode == 0
+    assert selected.stdout.splitlines()[-1].startswith("No findings: 2 wire rules passed")
+    assert unknown.returncode == 2 and "ACP999" in unknown.stderr
+
+
+def test_output_file(tmp_path: Path) -> None:
+    report = tmp_path / "out" / "probe.json"
+    report.parent.mkdir()
+
+    run = probe_cli(*FAST, "--output-format", "json", "-o", str(report), *agent("acp106_agent.py"))
+
+    assert run.returncode == 1 and run.stdout == ""
+    assert [f["code"] for f in json.loads(report.read_text())] == ["ACP106"] * 4  # one per setup
+
+
+def test_the_agents_own_options_follow_its_command() -> None:
+    # Everything after CMD is the agent's, even what looks like the probe's options.
+    code = (
+        f"import sys; sys.path.insert(0, {str(AGENTS)!r}); import tiny_agent; "
+        "sys.exit(5) if sys.argv[1:] != ['--timeout', '1', '--'] else tiny_agent.TinyAgent().serve()"
+    )
+
+    with_dashes = probe_cli(*FAST, "--", sys.executable, "-c", code, "--timeout", "1", "--")
+    without = probe_cli(*FAST, sys.executable, "-c", code, "--timeout", "1", "--")
+
+    assert with_dashes.returncode == 0, with_dashes.stderr
+    assert without.returncode == 0, without.stderr
+
+
+def test_sarif_validates_and_locates_findings_by_step_session_and_frame() -> None:
+    result = probe_agent("acp102_agent.py")
+
+    log = json.loads(render(result, "sarif"))
+
+    jsonschema.validate(log, SCHEMA)
+    [run] = log["runs"]
+    rules = run["tool"]["driver"]["rules"]
+    assert [r["id"] for r in rules][:2] == ["ACP101", "ACP102"]
+    [entry] = run["results"]
+    assert rules[entry["ruleIndex"]]["id"] == entry["ruleId"] == "ACP102"
+    [location] = entry["locations"]
+    assert location["logicalLocations"][0]["fullyQualifiedName"].startswith("session/fork frame ")
+    assert location["physicalLocation"]["artifactLocation"]["uri"].endswith("acp102_agent.py")
+    assert entry["properties"]["sessionId"] == "sess-2"
+    assert run["invocations"][0]["executionSuccessful"] is True
+
+
+def test_sarif_of_an_agent_that_could_not_be_driven_is_valid() -> None:
+    log = json.loads(render(probe_agent("crashing_agent.py"), "sarif"))
+
+    jsonschema.validate(log, SCHEMA)
+    [invocation] = log["runs"][0]["invocations"]
+    assert invocation["executionSuccessful"] is False
+    assert "no model configured" in invocation["toolExecutionNotifications"][0]["message"]["text"]
+
+
+def test_github_annotations() -> None:
+    text = render(probe_agent("acp103_agent.py"), "github")
+
+    line = text.splitlines()[0]  # the agent's fork is its session/new: one for each
+    assert len(text.splitlines()) == 2
+    assert line.startswith("::error title=ACP103 session/new frame ")
+    assert "::availableCommands is null" in line
+
+
+def test_timeline_shows_each_sessions_frames_and_marks_the_broken_one() -> None:
+    result = probe_agent("acp102_agent.py")
+    [finding] = result.findings
+
+    text = render(result, "timeline")
+
+    lines = text.splitlines()
+    assert lines[0].startswith("agent: ")
+    assert "connection" in lines and "session sess-1 (session/new)" in lines
+    assert "session sess-2 (session/fork)" in lines
+    row = re.compile(r"  #(\d+) +[+-]\d+ ms  (client → agent|agent → client)  \S")
+    rows = [line for line in lines if line.startswith("  #")]
+    assert rows and all(row.match(line) for line in rows)
+    [marked] = [line for line in rows if "✗" in line]
+    assert marked.startswith(f"  #{finding.frame} ")
+    assert "agent → client  session/update available_commands_update [web, test]" in marked
+    assert marked.endswith("✗ ACP102 commands-before-setup-response")
+    fork_rows = lines[lines.index("session sess-2 (session/fork)") + 1 :]
+    assert "session/fork (id 4)" in fork_rows[0] and f"#{finding.frame} " in fork_rows[1]
+
+
+def test_mermaid_is_a_sequence_diagram_of_the_same_frames() -> None:
+    result = probe_agent("acp102_agent.py")
+
+    text = render(result, "mermaid")
+
+    lines = text.splitlines()
+    assert lines[0] == "sequenceDiagram"
+    assert "    Note over C,A: session sess-2 (session/fork)" in lines
+    messages = [line for line in lines if re.match(r"    (C->>A|A-->>C): ", line)]
+    assert len(messages) == len(result.transcript.frames)
+    [note] = [i for i, line in enumerate(lines) if "✗" in line]
+    assert lines[note] == "    Note over C,A: ✗ ACP102 commands-before-setup-response"
+    assert lines[note - 1].startswith(
+        f"    A-->>C: {result.findings[0].frame} session/update available_commands_update"
+    )
+    assert note > lines.index("    Note over C,A: session sess-2 (session/fork)")
+    assert not any(";" in line or "#" in line for line in messages)
+
+
+def test_the_probe_imports_nothing_of_the_codemod() -> None:
+    # As the command runs it (`acp-migrate probe`, through __main__), to a verdict.
+    script = (
+        "import atexit, sys\n"
+        "def report():\n"
+        "    bad = sorted(m for m in sys.modules if m == 'libcst' or m.startswith(('libcst.',"
+        " 'acp_migrate.engine', 'acp_migrate.rules', 'acp_migrate.cst', 'acp_migrate.api',"
+        " 'acp_migrate.config', 'acp_migrate.cli', 'typer', 'pydantic', 'acp.')) or m == 'acp')\n"
+        "    print('IMPORTED', bad, file=sys.stderr)\n"
+        "atexit.register(report)\n"
+        f"sys.argv = ['acp-migrate', 'probe', '--settle', '0.1', '--', sys.executable, {str(AGENTS / 'tiny_agent.py')!r}]\n"
+        "from acp_migrate.__main__ import main\n"
+        "main()\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+
+    assert run.returncode == 0, run.stderr
+    assert "No findings" in run.stdout
+    assert "IMPORTED []" in run.stderr
+
+
+def test_the_typer_command_delegates_to_the_probe() -> None:
+    from typer.testing import CliRunner
+
+    from acp_migrate.cli import app
+
+    result = CliRunner().invoke(app, ["probe", *FAST, *agent("acp101_agent.py")])
+
+    assert result.exit_code == 1, result.output
+    assert "ACP101" in result.output
+
+
+@pytest.mark.parametrize("bad", [["--env", "NOEQUALS"], ["--cwd", "/nonexistent/folder"], []])
+def test_bad_options_exit_2(bad: list[str]) -> None:
+    run = probe_cli(*bad, *(agent("tiny_agent.py") if bad else []))
+
+    assert run.returncode == 2 and run.stderr.startswith("error: ")
+
+
+def test_record_writes_every_frame_even_one_longer_than_any_read_buffer(tmp_path: Path) -> None:
+    # A 1 MB description: stdout is read in chunks, so no line is too long to record.
+    code = (
+        f"import sys; sys.path.insert(0, {str(AGENTS)!r}); import tiny_agent as t; "
+        "t.COMMANDS[1] = dict(t.TEST, description='x' * 1_000_000); t.TinyAgent().serve()"
+    )
+    record = tmp_path / "wire.jsonl"
+
+    run = probe_cli(*FAST, "--record", str(record), "--", sys.executable, "-c", code)
+
+    assert run.returncode == 0, run.stderr
+    frames = [json.loads(line) for line in record.read_text().splitlines()]
+    assert [f["frame"] for f in frames] == list(range(len(frames)))
+    assert {f["direction"] for f in frames} == {"client->agent", "agent->client"}
+    assert max(len(f["raw"]) for f in frames) > 1_000_000
+    assert json.loads(frames[0]["raw"])["method"] == "initialize"
