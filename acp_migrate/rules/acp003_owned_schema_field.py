@@ -16,17 +16,19 @@ schema as it is, reported once per field with the callers' places
 
 from __future__ import annotations
 
-import libcst as cst
+from typing import TYPE_CHECKING
 
 from acp_migrate.cst.docstrings import remove_entries
-from acp_migrate.cst.names import mentions
-from acp_migrate.cst.walk import walk
-from acp_migrate.rules.acp001_initialize_keyword import is_legacy_factory
-from acp_migrate.rules.acp005_commands_not_advertised import remove_advertised
-from acp_migrate.rules.base import LEGACY_KEYS, Example, Report, Rule, all_params
+from acp_migrate.rules.base import Example, Report, Rule
+from acp_migrate.rules.shared import ADVERTISER_CLASS, LEGACY_KEYS, LEGACY_TOKENS
+
+if TYPE_CHECKING:
+    import libcst as cst
 
 
 def _field_target(statement: cst.BaseStatement) -> cst.Name | None:
+    import libcst as cst
+
     if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
         small = statement.body[0]
         if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
@@ -38,6 +40,8 @@ def _field_target(statement: cst.BaseStatement) -> cst.Name | None:
 
 
 def _string_statement(statement: cst.BaseStatement) -> cst.SimpleString | None:
+    import libcst as cst
+
     if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
         small = statement.body[0]
         if isinstance(small, cst.Expr) and isinstance(small.value, cst.SimpleString):
@@ -50,6 +54,8 @@ class OwnedSchemaField(Rule):
     name = "schema-slash-commands-field"
     summary = "A schema this project owns declares or forwards the legacy `slash_commands` field."
     fixable = True
+    triggers = LEGACY_TOKENS
+    names_looked_up = frozenset({ADVERTISER_CLASS})  # the rewire asks whether it is imported
     examples = (
         Example(
             before=(
@@ -97,6 +103,8 @@ class OwnedSchemaField(Rule):
     )
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        import libcst as cst
+
         if self.context.schema_class(node) is None or not isinstance(node.body, cst.IndentedBlock):
             return
         body = node.body.body
@@ -135,6 +143,9 @@ class OwnedSchemaField(Rule):
             )
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        from acp_migrate.cst.names import mentions
+        from acp_migrate.rules.context import all_params
+
         owned = self.context.schema_method()
         if owned is None or node.name.value != "create":
             return
@@ -170,6 +181,8 @@ class OwnedSchemaField(Rule):
             )
 
     def visit_Call(self, node: cst.Call) -> None:
+        from acp_migrate.rules.shared.advertised import is_legacy_factory, remove_advertised
+
         owned = self.context.schema_method()
         if owned is None or owned[1].name.value != "create" or is_legacy_factory(self.context, node.func):
             return  # ACP001 covers the schema factories themselves
@@ -178,6 +191,8 @@ class OwnedSchemaField(Rule):
                 remove_advertised(self.context, arg, arg.value, self.code, f"`{arg.keyword.value}=` forwards the legacy field")
 
     def _remove_doc_entries(self, body: cst.BaseSuite, names: set[str]) -> None:
+        import libcst as cst
+
         if not names or not isinstance(body, cst.IndentedBlock) or not body.body:
             return
         docstring = _string_statement(body.body[0])
@@ -196,18 +211,28 @@ def _callers(kept_by: tuple[str, ...]) -> str:
     return shown + (f" and {len(kept_by) - 3} more" if len(kept_by) > 3 else "")
 
 
-class _ForwardingValues(cst.CSTVisitor):
+class _ForwardingValues:
     """The values of `slash_commands=` keywords inside one function, as one tuple node."""
 
     def __init__(self) -> None:
         self.values: list[cst.BaseExpression] = []
 
-    def visit_Arg(self, node: cst.Arg) -> None:
-        if node.keyword is not None and node.keyword.value in LEGACY_KEYS:
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        import libcst as cst
+
+        if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value in LEGACY_KEYS:
             self.values.append(node.value)
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        pass
 
     @classmethod
     def of(cls, function: cst.FunctionDef) -> cst.CSTNode:
+        import libcst as cst
+
+        from acp_migrate.cst.walk import walk
+
         collector = cls()
         walk(function.body, collector)
         return cst.Tuple([cst.Element(value) for value in collector.values])

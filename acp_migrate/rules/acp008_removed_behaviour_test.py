@@ -34,10 +34,15 @@ when the file already has a test validating old JSON with the key.
 
 from __future__ import annotations
 
-import libcst as cst
+from typing import TYPE_CHECKING
 
 from acp_migrate.rules.base import Example, Report, Rule
-from acp_migrate.rules.legacy_tests import LEFT, PARTIAL, REMOVE, TestFile
+from acp_migrate.rules.shared import LEFT, LEGACY_TOKENS, PARTIAL, REMOVE
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from acp_migrate.rules.shared.legacy_tests import TestFile
 
 
 class RemovedBehaviourTest(Rule):
@@ -45,6 +50,7 @@ class RemovedBehaviourTest(Rule):
     name = "removed-behaviour-test"
     summary = "A test whose assertions are about the removed `slash_commands` field is removed, not half-edited."
     fixable = True
+    triggers = LEGACY_TOKENS
     examples = (
         Example(
             path="tests/test_capabilities.py",
