@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from acp_migrate.cst.docstrings import remove_entries
 from acp_migrate.rules.base import Example, Report, Rule
 from acp_migrate.rules.shared import ADVERTISER_CLASS, LEGACY_KEYS, LEGACY_TOKENS
 
@@ -192,6 +191,8 @@ class OwnedSchemaField(Rule):
 
     def _remove_doc_entries(self, body: cst.BaseSuite, names: set[str]) -> None:
         import libcst as cst
+
+        from acp_migrate.cst.docstrings import remove_entries
 
         if not names or not isinstance(body, cst.IndentedBlock) or not body.body:
             return

@@ -15,7 +15,6 @@ notification that follows the setup response (v1), as docs/runtime.md describes
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -71,6 +70,8 @@ def _legacy_key_lines(block: list[str]) -> list[tuple[int, int]]:
 
 def find_in_markdown(text: str) -> list[tuple[int, int, int]]:
     """(line, column, end column), 1-based, of each legacy key shown under capabilities."""
+    import json  # here: the registry imports this module at every start-up
+
     lines = text.split("\n")
     found = []
     for start, block in _json_blocks(lines):
