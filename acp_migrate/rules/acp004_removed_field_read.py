@@ -6,7 +6,7 @@
 (`assert hasattr(caps, "slash_commands")`, `assert "slashCommands" in data`): after
 the migration these read nothing, so a person must rewrite them (usually a test that
 should now look at the per-session advertisement). Only values known to be
-capabilities count (`rules/kinds.py`): a server's own `self.slash_commands` is not this
+capabilities count (`rules/shared/kinds.py`): a server's own `self.slash_commands` is not this
 field. Setting the field (`caps.slash_commands = x`, `setattr(...)`) is ACP001's and
 ACP002's, not a read.
 
