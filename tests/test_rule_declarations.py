@@ -101,7 +101,8 @@ def test_the_engine_names_no_rule() -> None:
 
 
 def test_config_and_suppressions_do_not_import_each_other() -> None:
-    assert not any(n.startswith("acp_migrate.config") for n in _imported_modules(PACKAGE / "engine" / "suppressions.py"))
+    imported = _imported_modules(PACKAGE / "engine" / "suppressions.py")
+    assert not any(name.startswith("acp_migrate.config") for name in imported)
 
 
 NEW_RULE = '''\

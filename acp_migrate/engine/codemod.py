@@ -637,7 +637,7 @@ def _analyze_candidate(
     remaining = sorted(
         [found for r, found in kept if not r.fixable and not explained[id(r)]] + followups, key=Finding.sort_key
     )
-    edits = Edits.merge([r.edits for r in reports] + [context.pending_edits()])
+    edits = Edits.merge([r.edits for r in reports])
     fixed_source = None
     if fix and edits:
         fixed = module.visit(EditApplier(edits, context.parents))

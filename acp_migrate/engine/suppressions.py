@@ -10,7 +10,7 @@ A suppression that silences nothing is itself reported as ACP100 when asked for
 (`--report-unused-suppressions`); codes of rules that are not enabled are not counted
 as unused.
 
-Each report carries the edits that fix it (`rules/context.py`, `FileContext.report`), so
+Each report carries the edits that fix it (`rules/context.py`, `FileContext.fix`), so
 dropping a report drops exactly its edits.
 """
 

@@ -150,7 +150,12 @@ class CapabilitiesDictKey(Rule):
     def _stores(self, node: cst.Assign | cst.AnnAssign | cst.AugAssign, value: cst.BaseExpression) -> None:
         import libcst as cst
 
-        from acp_migrate.rules.shared.advertised import assigned_value, keep_advertised, remove_advertised, sole_statement
+        from acp_migrate.rules.shared.advertised import (
+            assigned_value,
+            keep_advertised,
+            remove_advertised,
+            sole_statement,
+        )
         from acp_migrate.rules.shared.kinds import assignment_targets, subscript_key
 
         legacy = [

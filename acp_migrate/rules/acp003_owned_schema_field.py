@@ -125,21 +125,16 @@ class OwnedSchemaField(Rule):
                     )
                 )
             return
-        # The docstring entries go with the first field's fix.
-        self._remove_doc_entries(node.body, {target.value for _, target in fields})
-        for index, target in fields:
-            self.context.remove(body[index])
-            if index + 1 < len(body) and _string_statement(body[index + 1]) is not None:
-                self.context.remove(body[index + 1])  # the field's attribute docstring
-            self.context.report(
-                Report(
-                    target,
-                    self.code,
-                    f"field `{target.value}` of {node.name.value} is not part of ACP; "
-                    "commands are advertised per session",
-                    fixable=True,
-                )
+        for number, (index, target) in enumerate(fields):
+            message = (
+                f"field `{target.value}` of {node.name.value} is not part of ACP; commands are advertised per session"
             )
+            with self.context.fix(Report(target, self.code, message, fixable=True)):
+                if number == 0:  # the docstring entries go with the first field's fix
+                    self._remove_doc_entries(node.body, {target.value for _, target in fields})
+                self.context.remove(body[index])
+                if index + 1 < len(body) and _string_statement(body[index + 1]) is not None:
+                    self.context.remove(body[index + 1])  # the field's attribute docstring
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         from acp_migrate.cst.names import mentions
@@ -155,7 +150,6 @@ class OwnedSchemaField(Rule):
             return  # the parameter stays with the field (reported there)
         # `used` counts the parameter itself once.
         removable = [p for p in legacy if used[p.name.value] - 1 <= forwarded.get(p.name.value, 0)]
-        self._remove_doc_entries(node.body, {p.name.value for p in removable})
         for param in legacy:
             name = param.name.value
             if param not in removable:
@@ -169,15 +163,11 @@ class OwnedSchemaField(Rule):
                     )
                 )
                 continue
-            self.context.remove(param)
-            self.context.report(
-                Report(
-                    param,
-                    self.code,
-                    f"parameter `{name}` of {owned[0]}.create feeds the legacy field",
-                    fixable=True,
-                )
-            )
+            message = f"parameter `{name}` of {owned[0]}.create feeds the legacy field"
+            with self.context.fix(Report(param, self.code, message, fixable=True)):
+                if param is removable[0]:  # the docstring entries go with the first parameter's fix
+                    self._remove_doc_entries(node.body, {p.name.value for p in removable})
+                self.context.remove(param)
 
     def visit_Call(self, node: cst.Call) -> None:
         from acp_migrate.rules.shared.advertised import is_legacy_factory, remove_advertised

@@ -76,7 +76,7 @@ class Report:
     fixable: bool
     # Findings that remain once this one is fixed (they need a person).
     followups: list[Report] = field(default_factory=list)
-    # What fixing it changes: the edits registered since the previous report.
+    # What fixing it changes: the edits registered in its `FileContext.fix` block.
     edits: Edits = field(default_factory=lambda: Edits())
     # It passes the legacy field to a schema factory: an owned schema keeps the field
     # while a caller that fix leaves remains (`FileContext.schema_kept_by`).

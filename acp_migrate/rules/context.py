@@ -3,7 +3,8 @@ through imports, and where reports and edits go (`rules/base.py`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -60,9 +61,8 @@ class FileContext:
         self.lineage: list[cst.CSTNode] = []
         self.parents: dict[cst.CSTNode, cst.CSTNode] = {}
         self.reports: list[Report] = []
-        # Edits registered since the last report; `report` hands them to it, so a
-        # report that is silenced or disabled takes its edits with it.
-        self._pending = Edits()
+        # The edits of the report being fixed (`fix`); edits go nowhere else.
+        self._fixing: Edits | None = None
         self._function_mentions: dict[cst.FunctionDef, dict[str, int]] = {}
 
     # -- where are we -------------------------------------------------------
@@ -151,47 +151,61 @@ class FileContext:
 
     # -- results --------------------------------------------------------------
     def report(self, report: Report) -> None:
-        """Record a finding; the edits registered since the previous report are its fix.
+        """Record a finding; `fix` records one with the edits that fix it.
 
         Inside a test that fix removes whole (or a statement of one that goes), another
         rule's finding is moot and dropped, with its edits (ACP008 reports the removal)."""
         if report.code != TEST_RULE and self._tests is not None and self.in_removed_test():
-            self._pending = Edits()
             return
-        report.edits, self._pending = self._pending, Edits()
         self.reports.append(report)
 
-    def pending_edits(self) -> Edits:
-        """The edits the next report will own (edits added to this object later stay
-        with it); after the traversal, the edits no report claimed."""
-        return self._pending
+    @contextmanager
+    def fix(self, report: Report) -> Iterator[None]:
+        """Record `report` with the edits registered inside the block as its fix, so that
+        a report dropped later (suppressed, its rule disabled) takes exactly those with
+        it. An exception inside records neither."""
+        if self._fixing is not None:
+            raise RuntimeError("a fix inside another fix")
+        edits = self._fixing = Edits()
+        try:
+            yield
+        finally:
+            self._fixing = None
+        report.edits = edits
+        self.report(report)
+
+    def _edits(self) -> Edits:
+        if self._fixing is None:
+            raise RuntimeError("an edit outside `with context.fix(report)`: it would fix no report")
+        return self._fixing
 
     def remove(self, node: cst.CSTNode) -> None:
-        self._pending.removed.add(node)
+        self._edits().removed.add(node)
 
     def replace(self, node: cst.CSTNode, new: cst.CSTNode) -> None:
-        self._pending.replaced[node] = new
+        self._edits().replaced[node] = new
 
     def insert_after(self, statement: cst.BaseStatement, new: list[cst.BaseStatement]) -> None:
-        self._pending.inserted_after.setdefault(statement, []).extend(new)
+        self._edits().inserted_after.setdefault(statement, []).extend(new)
 
     def insert_before(self, statement: cst.BaseStatement, new: list[cst.BaseStatement]) -> None:
-        self._pending.inserted_before.setdefault(statement, []).extend(new)
+        self._edits().inserted_before.setdefault(statement, []).extend(new)
 
     def add_comment(self, statement: cst.BaseStatement, comment: str) -> None:
         """A comment line above `statement` (a TODO for a person)."""
-        self._pending.comments.setdefault(statement, []).append(comment)
+        self._edits().comments.setdefault(statement, []).append(comment)
 
     def add_import(self, module: str, name: str, section: int | None = None) -> None:
         """`from <module> import <name>` into the import block, where isort puts it."""
-        self._pending.imports.append((module, name, section))
+        self._edits().imports.append((module, name, section))
 
     def add_companion(self, relative_path: str, content: bytes) -> None:
         """A file the fixed source needs beside it (the vendored runtime shim)."""
-        self._pending.companions[relative_path] = content
+        self._edits().companions[relative_path] = content
 
     def will_remove(self, node: cst.CSTNode) -> bool:
-        return node in self._pending.removed or any(node in r.edits.removed for r in self.reports)
+        fixing = self._fixing is not None and node in self._fixing.removed
+        return fixing or any(node in r.edits.removed for r in self.reports)
 
     # -- values that fed a removed keyword -------------------------------------
     def value_origin(self, value: cst.BaseExpression) -> tuple[cst.BaseExpression, list[cst.SimpleStatementLine]]:

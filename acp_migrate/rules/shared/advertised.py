@@ -109,33 +109,27 @@ def remove_advertised(
             )
         )
         return
-    if state == "kept":
-        context.drop_value(value)
-        context.remove(anchor)
-        context.report(Report(anchor, code, message, fixable=True, caller=caller))
-        return
-    if _forwards_schema_parameter(context, value):
+    if state != "kept" and _forwards_schema_parameter(context, value):
         if not context.schema_kept_by():
+            with context.fix(Report(anchor, code, message, fixable=True)):
+                context.drop_value(value)
+                context.remove(anchor)
+        return
+    if state == "kept" or context.dropped(anchor, code) or context.is_provably_empty(value):
+        with context.fix(Report(anchor, code, message, fixable=True, caller=caller)):
             context.drop_value(value)
             context.remove(anchor)
-            context.report(Report(anchor, code, message, fixable=True))
-        return
-    if context.dropped(anchor, code) or context.is_provably_empty(value):
-        context.drop_value(value)
-        context.remove(anchor)
-        context.report(Report(anchor, code, message, fixable=True, caller=caller))
         return
     origin, feeding = context.value_origin(value)
     try:
-        rewire(context, origin)
+        with context.fix(Report(anchor, code, message, fixable=True, caller=caller)):
+            rewire(context, origin)
+            for statement in feeding:
+                context.remove(statement)
+            context.remove(anchor)
+        return
     except CannotRewire as why:
         reason = str(why)
-    else:
-        for statement in feeding:
-            context.remove(statement)
-        context.remove(anchor)
-        context.report(Report(anchor, code, message, fixable=True, caller=caller))
-        return
     keep_advertised(context, anchor, context.code(value), code, message, reason, caller=caller)
 
 
@@ -154,8 +148,6 @@ def keep_advertised(
     statement, the report is not fixable and its ACP005 follow-up says why."""
     if context.test_state() == "removed":
         return
-    if not context.dropped(anchor, NOT_ADVERTISED_RULE):  # a silenced follow-up wants no TODO either
-        _add_todo(context, source)
     followup = Report(
         anchor,
         NOT_ADVERTISED_RULE,
@@ -163,9 +155,10 @@ def keep_advertised(
         f"session setup handlers: {reason}; advertise them per session (acp-migrate rules ACP005)",
         fixable=False,
     )
-    context.report(
-        Report(anchor, code, f"{message}; `fix` cannot move it: {reason}", fixable=False, followups=[followup], caller=caller)
-    )
+    message = f"{message}; `fix` cannot move it: {reason}"
+    with context.fix(Report(anchor, code, message, fixable=False, followups=[followup], caller=caller)):
+        if not context.dropped(anchor, NOT_ADVERTISED_RULE):  # a silenced follow-up wants no TODO either
+            _add_todo(context, source)
 
 
 def _add_todo(context: FileContext, source: str) -> None:
