@@ -54,6 +54,13 @@ def test_the_readme_table_has_a_line_per_rule() -> None:
     assert rows == [[f"| {r.code}", r.name, "yes" if r.fixable else "no"] for r in ALL_RULES]
 
 
+def test_the_codes_the_shared_vocabulary_names_are_rules() -> None:
+    from acp_migrate.rules import RULES_BY_CODE
+    from acp_migrate.rules.shared import NOT_ADVERTISED_RULE, TEST_RULE
+
+    assert {NOT_ADVERTISED_RULE, TEST_RULE} <= set(RULES_BY_CODE)
+
+
 def test_reading_the_declarations_imports_neither_libcst_nor_pydantic() -> None:
     # What a run that parses nothing reads: the prefilter, discovery, the configuration.
     done = _run(

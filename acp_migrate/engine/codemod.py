@@ -1,7 +1,7 @@
 """Per-source analysis: prefilter, parse once, run every rule in one traversal, apply edits.
 
-LibCST and the rules are imported only when a file passes the byte prefilter, so a
-clean run costs little more than reading the files.
+LibCST is imported only when a file passes the byte prefilter (the rules' declarations
+do not need it), so a clean run costs little more than reading the files.
 """
 
 from __future__ import annotations
