@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from acp_migrate.engine.discover import DEFAULT_EXCLUDE, DEFAULT_INCLUDE, DiscoveryOptions
+from acp_migrate.engine.suppressions import known_codes
 from acp_migrate.settings import RuleSettings, SetupHandlers
 
 SECTION = "tool.acp-migrate"
@@ -60,7 +61,6 @@ PYPROJECT = "pyproject.toml"
 _DOTTED_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 _SELECTOR = re.compile(r"^(ALL|[A-Z]+[0-9]*)$")  # a code, a prefix of codes, or ALL
 ALL = "ALL"
-_RULE_MODULE = re.compile(r"^(acp[0-9]+)_\w+\.py$")
 
 
 class ConfigError(Exception):
@@ -351,18 +351,6 @@ def _checked(check: Callable[[object], Any], value: object, label: str, problems
 def _suggest(key: str, known: Sequence[str]) -> str:
     close = difflib.get_close_matches(_hyphenate(key), known, n=1)
     return f" (did you mean '{close[0]}'?)" if close else ""
-
-
-def known_codes() -> frozenset[str]:
-    """Every code a user can select, ignore or suppress.
-
-    Read from the rule modules' file names (`acpNNN_<name>.py`) rather than by importing
-    them, which would import LibCST; tests/test_rules.py checks the names match the codes."""
-    from acp_migrate.engine.suppressions import UNUSED_SUPPRESSION
-
-    rules_folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rules")
-    codes = {match.group(1).upper() for name in os.listdir(rules_folder) if (match := _RULE_MODULE.match(name))}
-    return frozenset(codes) | {UNUSED_SUPPRESSION.code}
 
 
 def _code_problems(lists: dict[str, Sequence[str] | None]) -> list[str]:

@@ -1,4 +1,4 @@
-"""ACP008 and the test vocabulary the other rules share (rules/legacy_tests.py): which
+"""ACP008 and the test vocabulary the other rules share (rules/shared/legacy_tests.py): which
 files are test files, what fix does inside their tests, and the compatibility test."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 from acp_migrate.config import load_options
 from acp_migrate.engine.codemod import analyze_source
-from acp_migrate.rules.legacy_tests import is_test_path
+from acp_migrate.rules.shared.legacy_tests import is_test_path
 from acp_migrate.settings import RuleSettings
 
 DEFAULT = RuleSettings().test_files

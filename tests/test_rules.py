@@ -24,11 +24,11 @@ def test_codes_are_unique_and_documented():
 
 
 def test_module_names_give_the_codes_the_configuration_accepts():
-    # config.known_codes reads codes from the file names so that it need not import LibCST.
     from acp_migrate.config import known_codes
 
     for rule in ALL_RULES:
         assert rule.__module__.rsplit(".", 1)[-1].startswith(rule.code.lower() + "_")
+        assert rule.triggers, f"{rule.code} declares no trigger: no file would be its candidate"
     assert known_codes() == {rule.code for rule in ALL_RULES} | {"ACP100"}
 
 

@@ -117,14 +117,34 @@ SCHEMA = (
 )
 
 
-def test_edits_made_after_a_hooks_reports_follow_them() -> None:
-    # ACP003 removes the parameter, then (after reporting) its docstring entry.
+def test_a_parameters_docstring_entry_goes_with_its_fix() -> None:
+    # ACP003's fix of the parameter removes its docstring entry too.
     fixed = analyse(SCHEMA.format(comment="")).fixed_source.decode()
     kept = analyse(SCHEMA.format(comment="  # acp-migrate: ignore"))
 
     assert "slash_commands" not in fixed
     assert kept.findings == []
     assert kept.fixed_source is None  # the parameter and its docstring entry both stay
+
+
+def test_a_report_owns_exactly_the_edits_of_its_fix_block() -> None:
+    import libcst as cst
+
+    from acp_migrate.rules.base import Report
+    from acp_migrate.rules.context import FileContext
+
+    module = cst.parse_module("a = 1\nb = 2\n")
+    context = FileContext(module)
+    first, second = module.body
+    with pytest.raises(RuntimeError, match="outside"):
+        context.remove(first)  # no report would own it
+    with context.fix(Report(first, "ACP001", "fixed", fixable=True)):
+        context.remove(first)
+    context.report(Report(second, "ACP004", "reported", fixable=False))
+    with pytest.raises(ValueError), context.fix(Report(second, "ACP001", "gave up", fixable=True)):
+        context.remove(second)
+        raise ValueError  # (a rewire that cannot be done): neither the report nor its edit
+    assert [(r.message, r.edits.removed) for r in context.reports] == [("fixed", {first}), ("reported", set())]
 
 
 def test_ignored_and_unselected_rules_neither_report_nor_fix() -> None:

@@ -1,7 +1,7 @@
 """Per-source analysis: prefilter, parse once, run every rule in one traversal, apply edits.
 
-LibCST and the rules are imported only when a file passes the byte prefilter, so a
-clean run costs little more than reading the files.
+LibCST is imported only when a file passes the byte prefilter (the rules' declarations
+do not need it), so a clean run costs little more than reading the files.
 """
 
 from __future__ import annotations
@@ -486,19 +486,22 @@ def _analyze_vendored(
     source: bytes, *, path: str, encoding: str, settings: RuleSettings, report_filter: ReportFilter
 ) -> SourceAnalysis:
     """A vendored copy of the runtime shim (its header line says so): generated, so
-    only ACP009 reads it; fix rewrites a copy that is not this release's."""
-    from acp_migrate.rules.acp009_vendored_runtime_outdated import VendoredRuntimeOutdated, check_vendored
+    only the rules that say they read one (`Rule.reads_vendored`) do, on its first
+    line; fix writes the bytes the first of them gives."""
+    from acp_migrate.rules import ALL_RULES
 
-    rule = VendoredRuntimeOutdated
-    outdated = check_vendored(source) if settings.enabled(rule.code) else None
-    if outdated is None:
-        return SourceAnalysis(encoding=encoding)
-    message, current = outdated
     first_line = source.split(b"\n", 1)[0].rstrip(b"\r").decode(encoding, "replace")
-    found = Finding(path, 1, 1, 1, len(first_line) + 1, rule.code, message, True)
-    if not report_filter.keep(found):
-        return SourceAnalysis(encoding=encoding)
-    return SourceAnalysis(findings=[found], fixed_source=current, encoding=encoding)
+    findings = []
+    fixed_source = None
+    for rule in ALL_RULES:
+        outdated = rule.check_vendored(source) if rule.reads_vendored and settings.enabled(rule.code) else None
+        if outdated is not None:
+            message, current = outdated
+            found = Finding(path, 1, 1, 1, len(first_line) + 1, rule.code, message, True)
+            if report_filter.keep(found):
+                findings.append(found)
+                fixed_source = fixed_source or current
+    return SourceAnalysis(findings=findings, fixed_source=fixed_source, encoding=encoding)
 
 
 def _analyze_document(text: str, rules, *, path: str, encoding: str, report_filter: ReportFilter) -> SourceAnalysis:
@@ -556,7 +559,8 @@ def _analyze_candidate(
     from acp_migrate.engine.hollow import hollow_out, irrelevant_definitions
     from acp_migrate.engine.traversal import EditApplier, RuleDispatcher
     from acp_migrate.rules import NAMES_LOOKED_UP, PYTHON_RULES
-    from acp_migrate.rules.base import Edits, FileContext, Report
+    from acp_migrate.rules.base import Edits, Report
+    from acp_migrate.rules.context import FileContext
 
     # Without CPython's tree (syntax newer than this Python, or a mistake), LibCST parses
     # the whole file: nothing is hollowed or skipped, and the tokens bounded its depth.
@@ -608,7 +612,7 @@ def _analyze_candidate(
         return report_filter.may_drop(code) and not report_filter.keep(finding(Report(node, code, "", False)))
 
     context = FileContext(module, settings, dropped=dropped, modules=modules, project=project, path=path)
-    rules = [rule(context) for rule in PYTHON_RULES if settings.enabled(rule.code)]
+    rules = [rule(context) for rule in PYTHON_RULES if settings.enabled(rule.code) and rule.is_candidate(source)]
     try:
         walk(module, RuleDispatcher(context, rules, skip=skipped))
     except RecursionError:
@@ -633,7 +637,7 @@ def _analyze_candidate(
     remaining = sorted(
         [found for r, found in kept if not r.fixable and not explained[id(r)]] + followups, key=Finding.sort_key
     )
-    edits = Edits.merge([r.edits for r in reports] + [context.pending_edits()])
+    edits = Edits.merge([r.edits for r in reports])
     fixed_source = None
     if fix and edits:
         fixed = module.visit(EditApplier(edits, context.parents))

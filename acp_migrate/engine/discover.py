@@ -26,9 +26,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from acp_migrate.engine.files import describe_os_error
+from acp_migrate.rules import SUFFIXES
 
-# Markdown too: its JSON examples are checked (report only).
-SOURCE_SUFFIXES = (".py", ".pyi", ".md", ".markdown")
+# The files some rule reads (`Rule.suffixes`): Python, and Markdown (ACP006 checks its
+# JSON examples).
+SOURCE_SUFFIXES = SUFFIXES
 
 # Build output, unless it is itself a Python package (`pip/_internal/operations/build`).
 BUILD_DIR_NAMES = frozenset({"build", "dist"})

@@ -1,29 +1,19 @@
-"""The byte prefilter: a file none of these tokens occurs in cannot hold a legacy pattern.
+"""The byte prefilter: a file none of the rules' trigger tokens occurs in cannot hold
+a legacy pattern, and is done without being parsed (LibCST is not even imported).
 
-Kept apart from the rules so that a clean run never imports LibCST;
-tests/test_rules.py checks that every rule's triggers are covered here.
+The tokens are what the rules declare (`Rule.triggers`, gathered by the registry,
+whose import does not import LibCST).
 """
 
 from __future__ import annotations
 
-TOKENS: tuple[bytes, ...] = (
-    b"slash_commands",
-    b"slashCommands",
-    b"acp-migrate: TODO",
-    b"acp-migrate: vendored runtime",  # the vendored shim's header (ACP009)
-)
+from acp_migrate.rules import TRIGGERS
 
-# Both spellings of the field end in `ommands`: one scan rules out both in the files
-# without it (nearly all; a scan costs the same whatever the token's length).
-_SHARED = b"ommands"
-_SNAKE, _CAMEL, _TODO, _VENDORED = TOKENS
-_OURS = b"acp-migrate: "
+TOKENS: tuple[bytes, ...] = TRIGGERS
 
 
 def may_contain_legacy(source: bytes) -> bool:
     # One `in` per token: bytes search skips ahead like grep, several times faster than
-    # a regex alternation, which tries every token at every byte. (Spelled out: this
-    # runs once per file of the tree.)
-    return (_SHARED in source and (_SNAKE in source or _CAMEL in source)) or (
-        _OURS in source and (_TODO in source or _VENDORED in source)
-    )
+    # a regex alternation, which tries every token at every byte. (30 MB of clean files:
+    # 46 ms, 1.3x the 35 ms of a version hand-tuned to the four tokens of 0.2.0.)
+    return any(token in source for token in TOKENS)

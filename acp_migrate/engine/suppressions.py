@@ -10,7 +10,7 @@ A suppression that silences nothing is itself reported as ACP100 when asked for
 (`--report-unused-suppressions`); codes of rules that are not enabled are not counted
 as unused.
 
-Each report carries the edits that fix it (`rules/base.py`, `FileContext.report`), so
+Each report carries the edits that fix it (`rules/context.py`, `FileContext.fix`), so
 dropping a report drops exactly its edits.
 """
 
@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from acp_migrate.findings import Finding
+from acp_migrate.rules import RULES_BY_CODE
 from acp_migrate.settings import RuleSettings
 
 _DIRECTIVE = r"acp-migrate:[ \t]*ignore\b(?:\[(?P<codes>[^\]\n]*)\])?"
@@ -68,6 +69,12 @@ UNUSED_SUPPRESSION = EngineRule(
         ),
     ),
 )
+
+
+def known_codes() -> frozenset[str]:
+    """Every code a user can select, ignore or suppress: the rules' (as they declare
+    them) and the engine's own."""
+    return frozenset(RULES_BY_CODE) | {UNUSED_SUPPRESSION.code}
 
 
 @dataclass
@@ -161,8 +168,6 @@ class ReportFilter:
                 message = "unused suppression: nothing to silence on this line"
             else:
                 if known is None:
-                    from acp_migrate.config import known_codes
-
                     known = known_codes()
                 unknown = [c for c in suppression.codes if c not in known]
                 unused = [

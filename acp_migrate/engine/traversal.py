@@ -7,7 +7,8 @@ from collections.abc import Callable, Collection, Sequence
 import libcst as cst
 
 from acp_migrate.cst import layout
-from acp_migrate.rules.base import Edits, FileContext, Rule
+from acp_migrate.rules.base import Edits, Rule
+from acp_migrate.rules.context import FileContext
 
 Hook = Callable[[cst.CSTNode], object]
 

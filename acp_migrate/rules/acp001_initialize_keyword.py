@@ -4,7 +4,7 @@ way of setting the field on capabilities.
 
 ACP lists commands per session (session setup results and `available_commands_update`
 notifications), so the setting goes, and its commands move into the agent's session
-setup handlers (`rules/rewire.py`). The ways of setting it:
+setup handlers (`rules/shared/rewire.py`). The ways of setting it:
 
 - the keyword: `AgentCapabilities(slash_commands=x)`, `AgentCapabilities.create(...)`,
   `InitializeResponse.create(...)`, also `**{"slash_commands": x}` and `**dict(...)`;
@@ -13,7 +13,7 @@ setup handlers (`rules/rewire.py`). The ways of setting it:
 - `caps.model_copy(update={"slash_commands": x})`: the entry goes (the `update=` too
   when it is left empty);
 - `setattr(caps, "slash_commands", x)` and `caps.slash_commands = x` on a value known
-  to be capabilities (`rules/kinds.py`): the statement goes.
+  to be capabilities (`rules/shared/kinds.py`): the statement goes.
 
 A setting `fix` cannot take out safely (a `kwargs` dict built or used any other way,
 an assignment sharing its line or doing more than setting the field) is kept with a
@@ -25,66 +25,18 @@ module; other classes' `slash_commands` are left alone.
 
 from __future__ import annotations
 
-import libcst as cst
+from typing import TYPE_CHECKING
 
-from acp_migrate.cst.walk import walk
-from acp_migrate.rules.acp005_commands_not_advertised import keep_advertised, remove_advertised
-from acp_migrate.rules.base import (
-    CAPABILITY_CLASSES,
-    LEGACY_KEYS,
-    SCHEMA_CLASSES,
-    Example,
-    FileContext,
-    Rule,
-    all_params,
-)
-from acp_migrate.rules.kinds import (
-    CAPS,
-    ValueKinds,
-    assignment_targets,
-    is_dict_call,
-    string_key,
-    string_value,
-    subscript_key,
-)
+from acp_migrate.rules.base import Example, Rule
+from acp_migrate.rules.shared import ADVERTISER_CLASS, ADVERTISES, CAPS, LEGACY_KEYS, LEGACY_TOKENS
 
-ADVERTISES = "advertises commands at initialize; ACP advertises them per session"
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from acp_migrate.rules.context import FileContext
 
 
-def is_legacy_factory(context: FileContext, func: cst.BaseExpression) -> bool:
-    """`AgentCapabilities(...)`, `AgentCapabilities.create(...)`, `InitializeResponse.create(...)`."""
-    if context.is_schema_class(func, CAPABILITY_CLASSES):
-        return True
-    return (
-        isinstance(func, cst.Attribute)
-        and func.attr.value == "create"
-        and context.is_schema_class(func.value, SCHEMA_CLASSES)
-    )
-
-
-def assigned_value(
-    node: cst.Assign | cst.AnnAssign | cst.AugAssign, target: cst.BaseExpression, value: cst.BaseExpression
-) -> cst.BaseExpression:
-    """What `target` is given: the matching element of `a, b = x, y`, else the value."""
-    if isinstance(node, cst.Assign) and isinstance(value, (cst.Tuple, cst.List)):
-        for assign_target in node.targets:
-            names = assign_target.target
-            if isinstance(names, (cst.Tuple, cst.List)) and len(names.elements) == len(value.elements):
-                for name, element in zip(names.elements, value.elements):
-                    if name.value is target and not isinstance(element, cst.StarredElement):
-                        return element.value
-    return value
-
-
-def sole_statement(context: FileContext, small: cst.BaseSmallStatement) -> cst.SimpleStatementLine | None:
-    """The statement line being visited when `small` is all of it (it can then go whole)."""
-    statement = context.statements[-1] if context.statements else None
-    if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 and statement.body[0] is small:
-        return statement
-    return None
-
-
-class _Mentions(cst.CSTVisitor):
+class _Mentions:
     """Every mention of one name below a node, with the nodes around it (innermost first)."""
 
     def __init__(self, name: str) -> None:
@@ -93,6 +45,8 @@ class _Mentions(cst.CSTVisitor):
         self._stack: list[cst.CSTNode] = []
 
     def on_visit(self, node: cst.CSTNode) -> bool:
+        import libcst as cst
+
         parent = self._stack[-1] if self._stack else None
         if isinstance(node, cst.Name) and node.value == self.name:
             attribute = isinstance(parent, cst.Attribute) and parent.attr is node
@@ -114,6 +68,8 @@ class InitializeKeyword(Rule):
         "otherwise) advertises commands at initialize."
     )
     fixable = True
+    triggers = LEGACY_TOKENS
+    names_looked_up = frozenset({ADVERTISER_CLASS})  # the rewire asks whether it is imported
     examples = (
         Example(
             before=(
@@ -167,6 +123,8 @@ class InitializeKeyword(Rule):
     )
 
     def __init__(self, context: FileContext) -> None:
+        from acp_migrate.rules.shared.kinds import ValueKinds
+
         super().__init__(context)
         self.kinds = ValueKinds(context)
 
@@ -191,6 +149,16 @@ class InitializeKeyword(Rule):
         self._stores(node, node.value)
 
     def _stores(self, node: cst.Assign | cst.AnnAssign | cst.AugAssign, value: cst.BaseExpression) -> None:
+        import libcst as cst
+
+        from acp_migrate.rules.shared.advertised import (
+            assigned_value,
+            keep_advertised,
+            remove_advertised,
+            sole_statement,
+        )
+        from acp_migrate.rules.shared.kinds import assignment_targets
+
         legacy = [
             target
             for target in assignment_targets(node)
@@ -216,6 +184,10 @@ class InitializeKeyword(Rule):
 
     # -- calls ---------------------------------------------------------------------------
     def visit_Call(self, node: cst.Call) -> None:
+        import libcst as cst
+
+        from acp_migrate.rules.shared.advertised import is_legacy_factory, remove_advertised
+
         func = node.func
         if is_legacy_factory(self.context, func):
             for arg in node.args:
@@ -238,6 +210,10 @@ class InitializeKeyword(Rule):
 
     def _is_setattr(self, node: cst.Call) -> bool:
         """`setattr(caps, "slash_commands", x)` or `object.__setattr__(caps, ...)`."""
+        import libcst as cst
+
+        from acp_migrate.rules.shared.kinds import string_value
+
         func = node.func
         named = (isinstance(func, cst.Name) and func.value == "setattr") or (
             isinstance(func, cst.Attribute)
@@ -254,6 +230,11 @@ class InitializeKeyword(Rule):
         )
 
     def _setattr(self, node: cst.Call) -> None:
+        import libcst as cst
+
+        from acp_migrate.rules.shared.advertised import keep_advertised, remove_advertised, sole_statement
+        from acp_migrate.rules.shared.kinds import string_value
+
         key = string_value(node.args[1].value)
         value = node.args[2].value
         message = f'`setattr(..., "{key}", ...)` {ADVERTISES}'
@@ -269,6 +250,11 @@ class InitializeKeyword(Rule):
     def _entries(self, carrier: cst.Arg, expression: cst.BaseExpression, form: str) -> None:
         """The legacy entries of the dict `carrier` (a `**` or `update=` argument) passes:
         a literal, `dict(...)`, or a local built plainly in the function."""
+        import libcst as cst
+
+        from acp_migrate.rules.shared.advertised import remove_advertised
+        from acp_migrate.rules.shared.kinds import is_dict_call, string_key
+
         context = self.context
         if isinstance(expression, cst.Dict):
             elements = list(expression.elements)
@@ -294,6 +280,12 @@ class InitializeKeyword(Rule):
         entries go. A dict built another way (a parameter, assigned twice, elsewhere) or
         changed another way that mentions the field (`kwargs.update(slash_commands=x)`)
         is not followed: it is reported and kept."""
+        import libcst as cst
+
+        from acp_migrate.cst.walk import walk
+        from acp_migrate.rules.context import all_params
+        from acp_migrate.rules.shared.advertised import keep_advertised, remove_advertised
+
         context = self.context
         function = context.function
         local = name.value
@@ -343,6 +335,10 @@ class InitializeKeyword(Rule):
         plain assignment ("assignment", with the legacy entries of its dict; "opaque" when
         the value is not a dict literal or `dict(...)`), a plain `name["key"] = value` line
         ("entry"), or anything else ("other")."""
+        import libcst as cst
+
+        from acp_migrate.rules.shared.kinds import subscript_key
+
         node, parents = found[0], found[1:]
         if carrier.value is node:
             return "carrier", []
@@ -379,6 +375,10 @@ class InitializeKeyword(Rule):
     ) -> tuple[str, list[tuple[cst.CSTNode, str, cst.BaseExpression]]]:
         """The legacy entries of the value a dict's name is assigned: a literal or `dict(...)`
         ("assignment"); another value is "opaque"."""
+        import libcst as cst
+
+        from acp_migrate.rules.shared.kinds import is_dict_call, string_key
+
         if isinstance(value, cst.Dict):
             return "assignment", [(e, k, e.value) for e in value.elements if (k := string_key(e)) in LEGACY_KEYS]
         if is_dict_call(value):
@@ -392,6 +392,10 @@ class InitializeKeyword(Rule):
 
     def _module_dict_holds_field(self, name: str) -> bool:
         """Whether a module-level assignment of `name` mentions the field."""
+        import libcst as cst
+
+        from acp_migrate.rules.shared.kinds import assignment_targets
+
         for statement in self.context.module.body:
             if isinstance(statement, cst.SimpleStatementLine):
                 for small in statement.body:
@@ -404,6 +408,8 @@ class InitializeKeyword(Rule):
 
 
 def _alone(line: cst.CSTNode, small: cst.CSTNode) -> bool:
+    import libcst as cst
+
     return isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and line.body[0] is small
 
 

@@ -12,22 +12,20 @@ fixtures proving the key is ignored on the way in.
 
 from __future__ import annotations
 
-import libcst as cst
+from typing import TYPE_CHECKING
 
-from acp_migrate.rules.acp001_initialize_keyword import ADVERTISES, assigned_value, sole_statement
-from acp_migrate.rules.acp005_commands_not_advertised import keep_advertised, remove_advertised
-from acp_migrate.rules.base import LEGACY_KEYS, Example, Rule
-from acp_migrate.rules.kinds import (
+from acp_migrate.rules.base import Example, Rule
+from acp_migrate.rules.shared import (
+    ADVERTISER_CLASS,
+    ADVERTISES,
     CAPABILITY_KEYS,
     CAPS_DICT,
-    ValueKinds,
-    assignment_targets,
-    is_dict_call,
-    string_key,
-    subscript_key,
+    LEGACY_KEYS,
+    LEGACY_TOKENS,
 )
 
-__all__ = ["CAPABILITY_KEYS", "CapabilitiesDictKey", "PARSING_METHODS", "string_key"]
+if TYPE_CHECKING:
+    import libcst as cst
 
 PARSING_METHODS = frozenset({"model_validate", "model_validate_json", "parse_obj", "validate"})
 
@@ -37,6 +35,8 @@ class CapabilitiesDictKey(Rule):
     name = "capabilities-dict-slash-commands"
     summary = '`"slashCommands"` inside `"agentCapabilities"` of a dict advertises commands at initialize.'
     fixable = True
+    triggers = LEGACY_TOKENS
+    names_looked_up = frozenset({ADVERTISER_CLASS})  # the rewire asks whether it is imported
     examples = (
         Example(
             before='result = {"agentCapabilities": {"loadSession": True, "slashCommands": []}}\n',
@@ -57,6 +57,8 @@ class CapabilitiesDictKey(Rule):
     )
 
     def __init__(self, context) -> None:
+        from acp_migrate.rules.shared.kinds import ValueKinds
+
         super().__init__(context)
         self.kinds = ValueKinds(context)
         # Dicts (literals, `dict(...)` calls) passed to a parsing method, and how deep
@@ -73,6 +75,10 @@ class CapabilitiesDictKey(Rule):
 
     # -- dicts built with the key ----------------------------------------------------------
     def visit_Call(self, node: cst.Call) -> None:
+        import libcst as cst
+
+        from acp_migrate.rules.shared.kinds import is_dict_call
+
         if node in self._inbound:
             self._inbound_depth += 1
         if self._inbound_depth:
@@ -91,6 +97,8 @@ class CapabilitiesDictKey(Rule):
             self._inbound_depth -= 1
 
     def visit_Dict(self, node: cst.Dict) -> None:
+        from acp_migrate.rules.shared.kinds import string_key
+
         if node in self._inbound:
             self._inbound_depth += 1
         if self._inbound_depth:
@@ -104,6 +112,11 @@ class CapabilitiesDictKey(Rule):
             self._inbound_depth -= 1
 
     def _remove_legacy_keys(self, capabilities: cst.BaseExpression) -> None:
+        import libcst as cst
+
+        from acp_migrate.rules.shared.advertised import remove_advertised
+        from acp_migrate.rules.shared.kinds import is_dict_call, string_key
+
         if isinstance(capabilities, cst.Dict):
             found = [(element, string_key(element), element.value) for element in capabilities.elements]
         elif is_dict_call(capabilities):
@@ -135,6 +148,16 @@ class CapabilitiesDictKey(Rule):
         self._stores(node, node.value)
 
     def _stores(self, node: cst.Assign | cst.AnnAssign | cst.AugAssign, value: cst.BaseExpression) -> None:
+        import libcst as cst
+
+        from acp_migrate.rules.shared.advertised import (
+            assigned_value,
+            keep_advertised,
+            remove_advertised,
+            sole_statement,
+        )
+        from acp_migrate.rules.shared.kinds import assignment_targets, subscript_key
+
         legacy = [
             target
             for target in assignment_targets(node)

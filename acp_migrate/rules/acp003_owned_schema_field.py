@@ -16,17 +16,18 @@ schema as it is, reported once per field with the callers' places
 
 from __future__ import annotations
 
-import libcst as cst
+from typing import TYPE_CHECKING
 
-from acp_migrate.cst.docstrings import remove_entries
-from acp_migrate.cst.names import mentions
-from acp_migrate.cst.walk import walk
-from acp_migrate.rules.acp001_initialize_keyword import is_legacy_factory
-from acp_migrate.rules.acp005_commands_not_advertised import remove_advertised
-from acp_migrate.rules.base import LEGACY_KEYS, Example, Report, Rule, all_params
+from acp_migrate.rules.base import Example, Report, Rule
+from acp_migrate.rules.shared import ADVERTISER_CLASS, LEGACY_KEYS, LEGACY_TOKENS
+
+if TYPE_CHECKING:
+    import libcst as cst
 
 
 def _field_target(statement: cst.BaseStatement) -> cst.Name | None:
+    import libcst as cst
+
     if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
         small = statement.body[0]
         if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
@@ -38,6 +39,8 @@ def _field_target(statement: cst.BaseStatement) -> cst.Name | None:
 
 
 def _string_statement(statement: cst.BaseStatement) -> cst.SimpleString | None:
+    import libcst as cst
+
     if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
         small = statement.body[0]
         if isinstance(small, cst.Expr) and isinstance(small.value, cst.SimpleString):
@@ -50,6 +53,8 @@ class OwnedSchemaField(Rule):
     name = "schema-slash-commands-field"
     summary = "A schema this project owns declares or forwards the legacy `slash_commands` field."
     fixable = True
+    triggers = LEGACY_TOKENS
+    names_looked_up = frozenset({ADVERTISER_CLASS})  # the rewire asks whether it is imported
     examples = (
         Example(
             before=(
@@ -97,6 +102,8 @@ class OwnedSchemaField(Rule):
     )
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        import libcst as cst
+
         if self.context.schema_class(node) is None or not isinstance(node.body, cst.IndentedBlock):
             return
         body = node.body.body
@@ -118,23 +125,21 @@ class OwnedSchemaField(Rule):
                     )
                 )
             return
-        # The docstring entries go with the first field's fix.
-        self._remove_doc_entries(node.body, {target.value for _, target in fields})
-        for index, target in fields:
-            self.context.remove(body[index])
-            if index + 1 < len(body) and _string_statement(body[index + 1]) is not None:
-                self.context.remove(body[index + 1])  # the field's attribute docstring
-            self.context.report(
-                Report(
-                    target,
-                    self.code,
-                    f"field `{target.value}` of {node.name.value} is not part of ACP; "
-                    "commands are advertised per session",
-                    fixable=True,
-                )
+        for number, (index, target) in enumerate(fields):
+            message = (
+                f"field `{target.value}` of {node.name.value} is not part of ACP; commands are advertised per session"
             )
+            with self.context.fix(Report(target, self.code, message, fixable=True)):
+                if number == 0:  # the docstring entries go with the first field's fix
+                    self._remove_doc_entries(node.body, {target.value for _, target in fields})
+                self.context.remove(body[index])
+                if index + 1 < len(body) and _string_statement(body[index + 1]) is not None:
+                    self.context.remove(body[index + 1])  # the field's attribute docstring
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        from acp_migrate.cst.names import mentions
+        from acp_migrate.rules.context import all_params
+
         owned = self.context.schema_method()
         if owned is None or node.name.value != "create":
             return
@@ -145,7 +150,6 @@ class OwnedSchemaField(Rule):
             return  # the parameter stays with the field (reported there)
         # `used` counts the parameter itself once.
         removable = [p for p in legacy if used[p.name.value] - 1 <= forwarded.get(p.name.value, 0)]
-        self._remove_doc_entries(node.body, {p.name.value for p in removable})
         for param in legacy:
             name = param.name.value
             if param not in removable:
@@ -159,17 +163,15 @@ class OwnedSchemaField(Rule):
                     )
                 )
                 continue
-            self.context.remove(param)
-            self.context.report(
-                Report(
-                    param,
-                    self.code,
-                    f"parameter `{name}` of {owned[0]}.create feeds the legacy field",
-                    fixable=True,
-                )
-            )
+            message = f"parameter `{name}` of {owned[0]}.create feeds the legacy field"
+            with self.context.fix(Report(param, self.code, message, fixable=True)):
+                if param is removable[0]:  # the docstring entries go with the first parameter's fix
+                    self._remove_doc_entries(node.body, {p.name.value for p in removable})
+                self.context.remove(param)
 
     def visit_Call(self, node: cst.Call) -> None:
+        from acp_migrate.rules.shared.advertised import is_legacy_factory, remove_advertised
+
         owned = self.context.schema_method()
         if owned is None or owned[1].name.value != "create" or is_legacy_factory(self.context, node.func):
             return  # ACP001 covers the schema factories themselves
@@ -178,6 +180,10 @@ class OwnedSchemaField(Rule):
                 remove_advertised(self.context, arg, arg.value, self.code, f"`{arg.keyword.value}=` forwards the legacy field")
 
     def _remove_doc_entries(self, body: cst.BaseSuite, names: set[str]) -> None:
+        import libcst as cst
+
+        from acp_migrate.cst.docstrings import remove_entries
+
         if not names or not isinstance(body, cst.IndentedBlock) or not body.body:
             return
         docstring = _string_statement(body.body[0])
@@ -196,18 +202,28 @@ def _callers(kept_by: tuple[str, ...]) -> str:
     return shown + (f" and {len(kept_by) - 3} more" if len(kept_by) > 3 else "")
 
 
-class _ForwardingValues(cst.CSTVisitor):
+class _ForwardingValues:
     """The values of `slash_commands=` keywords inside one function, as one tuple node."""
 
     def __init__(self) -> None:
         self.values: list[cst.BaseExpression] = []
 
-    def visit_Arg(self, node: cst.Arg) -> None:
-        if node.keyword is not None and node.keyword.value in LEGACY_KEYS:
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        import libcst as cst
+
+        if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value in LEGACY_KEYS:
             self.values.append(node.value)
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        pass
 
     @classmethod
     def of(cls, function: cst.FunctionDef) -> cst.CSTNode:
+        import libcst as cst
+
+        from acp_migrate.cst.walk import walk
+
         collector = cls()
         walk(function.body, collector)
         return cst.Tuple([cst.Element(value) for value in collector.values])

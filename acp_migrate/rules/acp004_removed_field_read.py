@@ -6,7 +6,7 @@
 (`assert hasattr(caps, "slash_commands")`, `assert "slashCommands" in data`): after
 the migration these read nothing, so a person must rewrite them (usually a test that
 should now look at the per-session advertisement). Only values known to be
-capabilities count (`rules/kinds.py`): a server's own `self.slash_commands` is not this
+capabilities count (`rules/shared/kinds.py`): a server's own `self.slash_commands` is not this
 field. Setting the field (`caps.slash_commands = x`, `setattr(...)`) is ACP001's and
 ACP002's, not a read.
 
@@ -27,16 +27,21 @@ read the list to use it reads it from where the server keeps its commands. Then
 
 from __future__ import annotations
 
-import libcst as cst
+from typing import TYPE_CHECKING
 
-from acp_migrate.rules.base import LEGACY_KEYS, Example, Report, Rule
-from acp_migrate.rules.kinds import CAPS, CAPS_DICT, ValueKinds, assignment_targets, string_value, subscript_key
+from acp_migrate.rules.base import Example, Report, Rule
+from acp_migrate.rules.shared import CAPS, CAPS_DICT, LEGACY_KEYS, LEGACY_TOKENS
+
+if TYPE_CHECKING:
+    import libcst as cst
 
 # Defaults a `getattr(..., default)` or `.get(..., default)` may give that are false.
 FALSY_LITERALS = frozenset({"None", "False", "0", "''", '""', "[]", "()", "{}", "list()", "tuple()", "dict()"})
 
 
 def _code(node: cst.CSTNode) -> str:
+    import libcst as cst
+
     return " ".join(cst.Module([]).code_for_node(node).split())
 
 
@@ -45,6 +50,7 @@ class RemovedFieldRead(Rule):
     name = "slash-commands-read"
     summary = "Code reads `slash_commands` from capabilities, where it no longer exists."
     fixable = False
+    triggers = LEGACY_TOKENS
     examples = (
         Example(
             before=(
@@ -81,6 +87,8 @@ class RemovedFieldRead(Rule):
     )
 
     def __init__(self, context) -> None:
+        from acp_migrate.rules.shared.kinds import ValueKinds
+
         super().__init__(context)
         self.kinds = ValueKinds(context)
         # Reads that are part of an assertion of the field's absence.
@@ -90,14 +98,20 @@ class RemovedFieldRead(Rule):
 
     # -- local names -------------------------------------------------------------------
     def visit_Assign(self, node: cst.Assign) -> None:
+        from acp_migrate.rules.shared.kinds import assignment_targets
+
         self.kinds.assigned(node)
         self._stored.update(assignment_targets(node))
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        from acp_migrate.rules.shared.kinds import assignment_targets
+
         self.kinds.assigned(node)
         self._stored.update(assignment_targets(node))
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        from acp_migrate.rules.shared.kinds import assignment_targets
+
         self._stored.update(assignment_targets(node))
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
@@ -108,6 +122,8 @@ class RemovedFieldRead(Rule):
 
     # -- assertions of absence ------------------------------------------------------------
     def visit_Comparison(self, node: cst.Comparison) -> None:
+        import libcst as cst
+
         if len(node.comparisons) != 1:
             return
         operator, right = node.comparisons[0].operator, node.comparisons[0].comparator
@@ -117,6 +133,8 @@ class RemovedFieldRead(Rule):
                 self._absent.add(node.left)
 
     def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
+        import libcst as cst
+
         if isinstance(node.operator, cst.Not):
             default = self._defaulted_read(node.expression)
             if default in FALSY_LITERALS:
@@ -125,6 +143,8 @@ class RemovedFieldRead(Rule):
     def _defaulted_read(self, node: cst.BaseExpression) -> str | None:
         """The default (as code) of `getattr(x, "slash_commands", default)` or
         `x.get("slashCommands"[, default])` reading the field, else None."""
+        import libcst as cst
+
         if not isinstance(node, cst.Call):
             return None
         func, args = node.func, node.args
@@ -137,9 +157,13 @@ class RemovedFieldRead(Rule):
         return None
 
     def _reads_attribute(self, value: cst.BaseExpression, name: cst.BaseExpression) -> bool:
+        from acp_migrate.rules.shared.kinds import string_value
+
         return string_value(name) in LEGACY_KEYS and self.kinds.kind(value) == CAPS
 
     def _reads_key(self, container: cst.BaseExpression, key: cst.BaseExpression) -> bool:
+        from acp_migrate.rules.shared.kinds import string_value
+
         return string_value(key) in LEGACY_KEYS and self.kinds.kind(container) == CAPS_DICT
 
     # -- assertions of presence -------------------------------------------------------------
@@ -147,6 +171,10 @@ class RemovedFieldRead(Rule):
         """`assert hasattr(caps, "slash_commands")`, `assert "slashCommands" in data`
         (alone or in an `and` chain): after the migration they fail. Outside an
         assertion such checks are compatibility code, right either way."""
+        import libcst as cst
+
+        from acp_migrate.rules.shared.kinds import string_value
+
         tests = [node.test]
         while tests:
             test = tests.pop()
@@ -168,6 +196,8 @@ class RemovedFieldRead(Rule):
             self._report(node, f"`.{node.attr.value}`")
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
+        from acp_migrate.rules.shared.kinds import subscript_key
+
         if node in self._stored:
             return
         key = subscript_key(node)
@@ -175,6 +205,10 @@ class RemovedFieldRead(Rule):
             self._report(node, f'`["{key}"]`')
 
     def visit_Call(self, node: cst.Call) -> None:
+        import libcst as cst
+
+        from acp_migrate.rules.shared.kinds import string_value
+
         if node in self._absent:
             return
         func = node.func

@@ -15,21 +15,20 @@ notification that follows the setup response (v1), as docs/runtime.md describes
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
-from acp_migrate.rules.base import LEGACY_KEYS, Example, Rule
+from acp_migrate.rules.base import Example, Rule
+from acp_migrate.rules.shared import CAPABILITY_KEYS, LEGACY_KEYS, LEGACY_TOKENS
 
 _FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>```+|~~~+)[ \t]*(?P<info>[^\n`]*)$")
-_CAPABILITY_KEYS = ("agentCapabilities", "agent_capabilities")
 _LEGACY_KEY_TEXT = re.compile(r'"(?:slashCommands|slash_commands)"\s*:')
 
 
 def _has_legacy_capabilities(value: Any) -> bool:
     if isinstance(value, dict):
         for key, item in value.items():
-            if key in _CAPABILITY_KEYS and isinstance(item, dict) and LEGACY_KEYS & item.keys():
+            if key in CAPABILITY_KEYS and isinstance(item, dict) and LEGACY_KEYS & item.keys():
                 return True
             if _has_legacy_capabilities(item):
                 return True
@@ -61,7 +60,7 @@ def _legacy_key_lines(block: list[str]) -> list[tuple[int, int]]:
     result = []
     seen_capabilities = False
     for offset, line in enumerate(block):
-        if any(f'"{key}"' in line for key in _CAPABILITY_KEYS):
+        if any(f'"{key}"' in line for key in CAPABILITY_KEYS):
             seen_capabilities = True
         match = _LEGACY_KEY_TEXT.search(line)
         if match and seen_capabilities:
@@ -71,6 +70,8 @@ def _legacy_key_lines(block: list[str]) -> list[tuple[int, int]]:
 
 def find_in_markdown(text: str) -> list[tuple[int, int, int]]:
     """(line, column, end column), 1-based, of each legacy key shown under capabilities."""
+    import json  # here: the registry imports this module at every start-up
+
     lines = text.split("\n")
     found = []
     for start, block in _json_blocks(lines):
@@ -91,6 +92,7 @@ class MarkdownCapabilities(Rule):
     name = "markdown-slash-commands"
     summary = "A Markdown JSON example shows slash commands in the initialize capabilities."
     fixable = False
+    triggers = LEGACY_TOKENS
     suffixes = (".md", ".markdown")
     examples = (
         Example(

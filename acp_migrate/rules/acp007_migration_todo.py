@@ -15,10 +15,13 @@ is visible.
 
 from __future__ import annotations
 
-import libcst as cst
+from typing import TYPE_CHECKING
 
-from acp_migrate.rules.acp005_commands_not_advertised import TODO_MARK
 from acp_migrate.rules.base import Example, Report, Rule
+from acp_migrate.rules.shared import TODO_MARK
+
+if TYPE_CHECKING:
+    import libcst as cst
 
 
 class MigrationTodo(Rule):

@@ -34,10 +34,15 @@ when the file already has a test validating old JSON with the key.
 
 from __future__ import annotations
 
-import libcst as cst
+from typing import TYPE_CHECKING
 
 from acp_migrate.rules.base import Example, Report, Rule
-from acp_migrate.rules.legacy_tests import LEFT, PARTIAL, REMOVE, TestFile
+from acp_migrate.rules.shared import LEFT, LEGACY_TOKENS, PARTIAL, REMOVE
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from acp_migrate.rules.shared.legacy_tests import TestFile
 
 
 class RemovedBehaviourTest(Rule):
@@ -45,6 +50,7 @@ class RemovedBehaviourTest(Rule):
     name = "removed-behaviour-test"
     summary = "A test whose assertions are about the removed `slash_commands` field is removed, not half-edited."
     fixable = True
+    triggers = LEGACY_TOKENS
     examples = (
         Example(
             path="tests/test_capabilities.py",
@@ -112,15 +118,16 @@ class RemovedBehaviourTest(Rule):
         plan = tests.classes[node]
         if not plan.removable or not all(t.fate == REMOVE for t in plan.tests):
             return
-        self._remove(tests, node)
         count = f"{len(plan.tests)} test{'s' if len(plan.tests) != 1 else ''}"
-        self._report(
+        removal = self._removal(
             node.name,
             f"test class `{node.name.value}` holds only tests of the removed `slash_commands` field: "
             f"fix removes it with its {count}",
             f"removed test class `{node.name.value}`: its {count} asserted only the removed "
             f"`slash_commands` field{self._compat_note(tests, node)}",
         )
+        with self.context.fix(removal):
+            self._remove(tests, node)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         tests = self.context.tests()
@@ -130,25 +137,27 @@ class RemovedBehaviourTest(Rule):
         if plan is None:
             return
         if plan.fate == REMOVE:
-            self._remove(tests, node)
-            self._report(
+            removal = self._removal(
                 node.name,
                 f"test `{plan.name}` asserts only the removed `slash_commands` field (`{plan.evidence}`): "
                 "fix removes it (RFC-0032: such tests are deleted, not updated)",
                 f"removed test `{plan.name}`: it asserted only the removed `slash_commands` field "
                 f"(`{plan.evidence}`){self._compat_note(tests, node)}",
             )
+            with self.context.fix(removal):
+                self._remove(tests, node)
         elif plan.fate == PARTIAL:
-            for statement in plan.removed:
-                self.context.remove(statement)
             count = f"{len(plan.removed)} statement{'s' if len(plan.removed) != 1 else ''}"
-            self._report(
+            removal = self._removal(
                 node.name,
                 f"test `{plan.name}` also asserts the removed `slash_commands` field (`{plan.evidence}`): "
                 f"fix removes those {count} and keeps its other assertions",
                 f"test `{plan.name}`: removed its {count} about the removed `slash_commands` field "
                 f"(`{plan.evidence}`); its other assertions stay",
             )
+            with self.context.fix(removal):
+                for statement in plan.removed:
+                    self.context.remove(statement)
         elif plan.fate == LEFT:
             self.context.report(
                 Report(
@@ -175,10 +184,10 @@ class RemovedBehaviourTest(Rule):
             "`slashCommands` still validates (RFC-0032)"
         )
 
-    def _report(self, node: cst.CSTNode, message: str, done: str) -> None:
+    def _removal(self, node: cst.CSTNode, message: str, done: str) -> Report:
         # The follow-up is what `fix` prints, so that the diff's reviewer sees the removal;
         # fixable (done, not left to do): it does not make fix exit 1.
         followup = Report(node, self.code, done, fixable=True)
         # A caller: while the test stays (suppressed, deselected), an owned schema keeps the field.
-        self.context.report(Report(node, self.code, message, fixable=True, followups=[followup], caller=True))
+        return Report(node, self.code, message, fixable=True, followups=[followup], caller=True)
 

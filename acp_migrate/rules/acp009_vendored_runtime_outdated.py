@@ -12,30 +12,16 @@ or set `runtime-import` to a module to import the shim from instead of vendoring
 
 from __future__ import annotations
 
+import functools
 from typing import ClassVar
 
 from acp_migrate.rules.base import Example, Rule
-from acp_migrate.engine.vendor import VENDORED_FILE, header_version, vendored_source
-
-_TRIGGER = b"acp-migrate: vendored runtime"
 
 
-def check_vendored(source: bytes) -> tuple[str, bytes] | None:
-    """(message, the bytes fix writes) for a vendored copy that is not this release's; None when it is."""
-    from acp_migrate import __version__
-
-    current = vendored_source()
-    if source == current:
-        return None
-    version = header_version(source)
-    if version != __version__:
-        why = f"was written by acp-migrate {version}, this is {__version__}"
-    else:
-        why = "differs from what this acp-migrate writes (edited?)"
-    return f"the vendored runtime shim {why}: `acp-migrate fix` rewrites it", current
-
-
+@functools.cache
 def _examples() -> tuple[Example, ...]:
+    from acp_migrate.engine.vendor import VENDORED_FILE, vendored_source
+
     old = "# acp-migrate: vendored runtime 0.0.1 - written by `acp-migrate fix`; run it again to refresh; do not edit.\n"
     return (
         Example(before=old + "class CommandAdvertiser: ...\n", after=vendored_source().decode(), path=VENDORED_FILE),
@@ -43,13 +29,36 @@ def _examples() -> tuple[Example, ...]:
     )
 
 
+class _Examples:
+    """`examples`, built when first read: they hold the whole shim, and building it at
+    start-up (the registry imports every rule) would cost every run."""
+
+    def __get__(self, instance: object, owner: type) -> tuple[Example, ...]:
+        return _examples()
+
+
 class VendoredRuntimeOutdated(Rule):
     code = "ACP009"
     name = "vendored-runtime-outdated"
     summary = "a vendored copy of the runtime shim differs from what this acp-migrate writes"
     fixable = True
-    triggers: ClassVar[tuple[bytes, ...]] = (_TRIGGER,)
+    triggers: ClassVar[tuple[bytes, ...]] = (b"acp-migrate: vendored runtime",)  # the copy's first line
     suffixes: ClassVar[tuple[str, ...]] = (".py",)
+    reads_vendored = True
+    examples = _Examples()  # type: ignore[assignment]
 
+    @staticmethod
+    def check_vendored(source: bytes) -> tuple[str, bytes] | None:
+        """(message, the bytes fix writes) for a vendored copy that is not this release's; None when it is."""
+        from acp_migrate import __version__
+        from acp_migrate.engine.vendor import header_version, vendored_source
 
-VendoredRuntimeOutdated.examples = _examples()  # type: ignore[misc]
+        current = vendored_source()
+        if source == current:
+            return None
+        version = header_version(source)
+        if version != __version__:
+            why = f"was written by acp-migrate {version}, this is {__version__}"
+        else:
+            why = "differs from what this acp-migrate writes (edited?)"
+        return f"the vendored runtime shim {why}: `acp-migrate fix` rewrites it", current

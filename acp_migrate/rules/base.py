@@ -1,26 +1,24 @@
-"""What a rule is, and the per-file context every rule works through.
+"""What a rule is: its declarations, its examples, and the reports and edits it makes.
 
 A rule is a class with LibCST-style `visit_<Node>` / `leave_<Node>` methods. The
 engine runs every rule in one traversal; rules never edit the tree themselves, they
-`report` findings and register edits on the context, which the engine applies once.
+`report` findings and register edits on their `FileContext` (`rules/context.py`),
+which the engine applies once.
+
+Nothing here imports LibCST: the registry imports every rule at start-up, to read
+their declarations (the prefilter's tokens, the codes `select` accepts), also for a
+run that parses nothing.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
-import libcst as cst
-
-from acp_migrate.cst.names import ImportTable, MentionCounter, last_part
-from acp_migrate.cst.walk import walk
-from acp_migrate.settings import DEFAULT_SETTINGS, ProjectFacts, RuleSettings
-
 if TYPE_CHECKING:
-    from acp_migrate.rules.legacy_tests import TestFile
+    import libcst as cst
 
-TEST_RULE = "ACP008"  # removes tests of the removed behaviour (rules/legacy_tests.py)
+    from acp_migrate.rules.context import FileContext
 
 
 @dataclass(frozen=True)
@@ -40,6 +38,36 @@ class Example:
     resolved: str | None = None
 
 
+class Rule:
+    """One legacy pattern. The engine reads only these declarations before a file is
+    parsed, and never names a rule: the registry (`rules/__init__.py`) finds them."""
+
+    code: ClassVar[str]
+    name: ClassVar[str]
+    summary: ClassVar[str]
+    fixable: ClassVar[bool]
+    # Byte strings one of which every file this rule can report on contains: a file
+    # holding none is not a candidate for it (the byte prefilter is their union).
+    triggers: ClassVar[tuple[bytes, ...]] = ()
+    # Names the rule looks up in a file's imports though the file's code need not
+    # mention them: check's hollowing keeps the imports binding them.
+    names_looked_up: ClassVar[frozenset[str]] = frozenset()
+    # File suffixes the rule reads. Python rules visit the CST; a rule for other
+    # documents instead defines `find(text) -> [(line, column, end_column, message)]`.
+    suffixes: ClassVar[tuple[str, ...]] = (".py", ".pyi")
+    # Whether the rule reads vendored copies of the runtime shim, which no other rule
+    # reads: it defines `check_vendored(source) -> (message, the bytes fix writes) | None`.
+    reads_vendored: ClassVar[bool] = False
+    examples: ClassVar[tuple[Example, ...]] = ()
+
+    def __init__(self, context: FileContext) -> None:
+        self.context = context
+
+    @classmethod
+    def is_candidate(cls, source: bytes) -> bool:
+        return any(token in source for token in cls.triggers)
+
+
 @dataclass
 class Report:
     node: cst.CSTNode
@@ -48,268 +76,11 @@ class Report:
     fixable: bool
     # Findings that remain once this one is fixed (they need a person).
     followups: list[Report] = field(default_factory=list)
-    # What fixing it changes: the edits registered since the previous report.
+    # What fixing it changes: the edits registered in its `FileContext.fix` block.
     edits: Edits = field(default_factory=lambda: Edits())
     # It passes the legacy field to a schema factory: an owned schema keeps the field
     # while a caller that fix leaves remains (`FileContext.schema_kept_by`).
     caller: bool = False
-
-
-class Rule:
-    code: ClassVar[str]
-    name: ClassVar[str]
-    summary: ClassVar[str]
-    fixable: ClassVar[bool]
-    # Byte strings one of which every file this rule can report on contains.
-    triggers: ClassVar[tuple[bytes, ...]] = (b"slash_commands", b"slashCommands")
-    examples: ClassVar[tuple[Example, ...]] = ()
-    # File suffixes the rule reads. Python rules visit the CST; a rule for other
-    # documents instead defines `find(text) -> [(line, column, end_column, message)]`.
-    suffixes: ClassVar[tuple[str, ...]] = (".py", ".pyi")
-
-    def __init__(self, context: FileContext) -> None:
-        self.context = context
-
-
-LEGACY_KEYS = frozenset({"slash_commands", "slashCommands"})
-CAPABILITY_CLASSES = frozenset({"AgentCapabilities"})
-INITIALIZE_CLASSES = frozenset({"InitializeResponse"})
-SCHEMA_CLASSES = CAPABILITY_CLASSES | INITIALIZE_CLASSES
-EMPTY_LITERALS = ("[]", "()", "None", "list()", "tuple()")
-
-
-class FileContext:
-    """Everything rules share about one file, and where they put results."""
-
-    def __init__(
-        self,
-        module: cst.Module,
-        settings: RuleSettings = DEFAULT_SETTINGS,
-        dropped: Callable[[cst.CSTNode, str], bool] | None = None,
-        modules: Callable[[str, str | None], tuple[str, bytes] | None] | None = None,
-        project: ProjectFacts | None = None,
-        path: str | None = None,
-    ) -> None:
-        self.module = module
-        # The file's path as the run names it (None: unknown, e.g. a bare source string).
-        self.path = path
-        self._tests: TestFile | None | bool = False  # not looked at yet
-        # The source of a module this file imports (engine/modules.py), or None.
-        self.modules = modules
-        # What the run decided about the whole project; None: not decided (yet).
-        self.project = project
-        self.needs_project = False
-        self.settings = settings
-        # Whether a report of (node, code) will be dropped (a disabled rule, a suppression
-        # comment): ask before acting beyond the report's own edits.
-        self.dropped: Callable[[cst.CSTNode, str], bool] = dropped or (lambda node, code: False)
-        # Agent classes already rewired to advertise per session -> the list's code.
-        self.rewired: dict[cst.ClassDef, str] = {}
-        self.imports = ImportTable()
-        self.defined_classes = frozenset(
-            statement.name.value for statement in module.body if isinstance(statement, cst.ClassDef)
-        )
-        # Enclosing classes and functions of the node being visited, outermost first.
-        self.scopes: list[cst.ClassDef | cst.FunctionDef] = []
-        # The innermost statement being visited (where a TODO comment would go).
-        self.statements: list[cst.BaseStatement] = []
-        # Every node being visited, outermost first, and each visited node's parent.
-        self.lineage: list[cst.CSTNode] = []
-        self.parents: dict[cst.CSTNode, cst.CSTNode] = {}
-        self.reports: list[Report] = []
-        # Edits registered since the last report; `report` hands them to it, so a
-        # report that is silenced or disabled takes its edits with it.
-        self._pending = Edits()
-        self._function_mentions: dict[cst.FunctionDef, dict[str, int]] = {}
-
-    # -- where are we -------------------------------------------------------
-    @property
-    def function(self) -> cst.FunctionDef | None:
-        for scope in reversed(self.scopes):
-            if isinstance(scope, cst.FunctionDef):
-                return scope
-        return None
-
-    def schema_class(self, node: cst.ClassDef) -> str | None:
-        """The name of a schema class this module defines at top level, else None."""
-        if node.name.value in SCHEMA_CLASSES and node in self.module.body:
-            return node.name.value
-        return None
-
-    def schema_method(self) -> tuple[str, cst.FunctionDef] | None:
-        """(class name, method) for the innermost function when it is a method of a
-        schema class this module owns."""
-        function = self.function
-        if function is None or len(self.scopes) < 2 or self.scopes[-1] is not function:
-            return None
-        owner = self.scopes[-2]
-        if isinstance(owner, cst.ClassDef) and self.schema_class(owner) is not None:
-            return owner.name.value, function
-        return None
-
-    def schema_kept_by(self) -> tuple[str, ...]:
-        """Callers that keep an owned schema's legacy field this run (empty: remove it).
-        Undecided (no `ProjectFacts`), the answer is empty and the analysis says it
-        needs the facts, so that the run can decide and analyse the file again."""
-        if self.project is None:
-            self.needs_project = True
-            return ()
-        return self.project.schema_kept_by
-
-    # -- tests of the removed behaviour (rules/legacy_tests.py, ACP008) -----------
-    @property
-    def is_test_file(self) -> bool:
-        """The file's path matches the `test-files` globs (`tests/**`, `test_*.py`, ...)."""
-        from acp_migrate.rules.legacy_tests import is_test_path
-
-        return is_test_path(self.path, self.settings.test_files)
-
-    def tests(self) -> TestFile | None:
-        """The tests of this test file and what fix does with each; None: not a test file."""
-        if self._tests is False:
-            from acp_migrate.rules.legacy_tests import TestFile
-
-            self._tests = TestFile(self) if self.is_test_file else None
-        return self._tests  # type: ignore[return-value]
-
-    def test_state(self) -> str | None:
-        """What fix does with the test code being visited: `removed` (a test of the removed
-        behaviour, or the part of one that is about the field, goes), `left` (a test about
-        the field that fix leaves as it is, to a person), `kept` (other test code: a
-        legacy keyword's value is simply dropped, never moved, never a TODO); None: not in
-        a test file's tests, fixtures or helpers."""
-        tests = self.tests()
-        return None if tests is None else tests.state(self.lineage, self.scopes)
-
-    def in_removed_test(self) -> bool:
-        """The node being visited is inside a test (or the part of one) that fix removes
-        as a test of the removed behaviour: no other rule reports or edits there."""
-        return self.test_state() == "removed"
-
-    # -- names ----------------------------------------------------------------
-    def resolve(self, node: cst.BaseExpression) -> str | None:
-        return self.imports.resolve(node, local_names=self.defined_classes)
-
-    def is_schema_class(self, node: cst.BaseExpression, names: frozenset[str] = SCHEMA_CLASSES) -> bool:
-        return last_part(self.resolve(node)) in names
-
-    def code(self, node: cst.CSTNode, limit: int = 80) -> str:
-        text = " ".join(self.module.code_for_node(node).split())
-        return text if len(text) <= limit else text[: limit - 1] + "…"
-
-    def mentions_in(self, function: cst.FunctionDef) -> dict[str, int]:
-        if function not in self._function_mentions:
-            counter = MentionCounter()
-            walk(function.body, counter)
-            for param in all_params(function.params):
-                counter.counts[param.name.value] += 1
-            self._function_mentions[function] = counter.counts
-        return self._function_mentions[function]
-
-    # -- results --------------------------------------------------------------
-    def report(self, report: Report) -> None:
-        """Record a finding; the edits registered since the previous report are its fix.
-
-        Inside a test that fix removes whole (or a statement of one that goes), another
-        rule's finding is moot and dropped, with its edits (ACP008 reports the removal)."""
-        if report.code != TEST_RULE and self._tests is not None and self.in_removed_test():
-            self._pending = Edits()
-            return
-        report.edits, self._pending = self._pending, Edits()
-        self.reports.append(report)
-
-    def pending_edits(self) -> Edits:
-        """The edits the next report will own (edits added to this object later stay
-        with it); after the traversal, the edits no report claimed."""
-        return self._pending
-
-    def remove(self, node: cst.CSTNode) -> None:
-        self._pending.removed.add(node)
-
-    def replace(self, node: cst.CSTNode, new: cst.CSTNode) -> None:
-        self._pending.replaced[node] = new
-
-    def insert_after(self, statement: cst.BaseStatement, new: list[cst.BaseStatement]) -> None:
-        self._pending.inserted_after.setdefault(statement, []).extend(new)
-
-    def insert_before(self, statement: cst.BaseStatement, new: list[cst.BaseStatement]) -> None:
-        self._pending.inserted_before.setdefault(statement, []).extend(new)
-
-    def add_comment(self, statement: cst.BaseStatement, comment: str) -> None:
-        """A comment line above `statement` (a TODO for a person)."""
-        self._pending.comments.setdefault(statement, []).append(comment)
-
-    def add_import(self, module: str, name: str, section: int | None = None) -> None:
-        """`from <module> import <name>` into the import block, where isort puts it."""
-        self._pending.imports.append((module, name, section))
-
-    def add_companion(self, relative_path: str, content: bytes) -> None:
-        """A file the fixed source needs beside it (the vendored runtime shim)."""
-        self._pending.companions[relative_path] = content
-
-    def will_remove(self, node: cst.CSTNode) -> bool:
-        return node in self._pending.removed or any(node in r.edits.removed for r in self.reports)
-
-    # -- values that fed a removed keyword -------------------------------------
-    def value_origin(self, value: cst.BaseExpression) -> tuple[cst.BaseExpression, list[cst.SimpleStatementLine]]:
-        """Where `value` came from, and the statements that only fed it (nothing is
-        registered: `drop_value` removes them).
-
-        A local feeds `value` when, in the enclosing function, it is assigned exactly
-        once by a plain `name = expr` line and mentioned nowhere else but in `value`;
-        then its `expr` is where the value came from.
-        """
-        function = self.function
-        feeding: list[cst.SimpleStatementLine] = []
-        if function is None:
-            return value, feeding
-        origin = value
-        if isinstance(value, cst.Name):
-            assignment = self._sole_feeding_assignment(value.value, function)
-            if assignment is not None:
-                feeding.append(assignment.statement)
-                origin = assignment.value
-        self._feeding_locals(origin, function, feeding)
-        return origin, feeding
-
-    def drop_value(self, value: cst.BaseExpression) -> cst.BaseExpression:
-        """Forget `value`, removing the locals that only fed it; return where it came from."""
-        origin, feeding = self.value_origin(value)
-        for statement in feeding:
-            self.remove(statement)
-        return origin
-
-    def is_provably_empty(self, value: cst.BaseExpression) -> bool:
-        if self.module.code_for_node(value).strip() in EMPTY_LITERALS:
-            return True
-        function = self.function
-        if isinstance(value, cst.Name) and function is not None:
-            assignment = self._sole_feeding_assignment(value.value, function)
-            return assignment is not None and self.is_provably_empty(assignment.value)
-        return False
-
-    def _feeding_locals(
-        self, value: cst.BaseExpression, function: cst.FunctionDef, feeding: list[cst.SimpleStatementLine]
-    ) -> None:
-        counter = MentionCounter()
-        walk(value, counter)
-        for name, count in counter.counts.items():
-            assignment = self._sole_feeding_assignment(name, function, expected=count)
-            if assignment is not None and assignment.statement not in feeding and not self.will_remove(assignment.statement):
-                feeding.append(assignment.statement)
-                self._feeding_locals(assignment.value, function, feeding)
-
-    def _sole_feeding_assignment(
-        self, name: str, function: cst.FunctionDef, expected: int = 1
-    ) -> _Assignment | None:
-        # The assignment's own target is one mention; `expected` more are in the value.
-        if self.mentions_in(function).get(name, 0) != expected + 1:
-            return None
-        for statement in _statements(function.body):
-            assignment = _plain_assignment(statement, name)
-            if assignment is not None:
-                return assignment
-        return None
 
 
 @dataclass
@@ -348,57 +119,3 @@ class Edits:
             merged.imports += [entry for entry in part.imports if entry not in merged.imports]
             merged.companions.update(part.companions)
         return merged
-
-
-@dataclass(frozen=True)
-class _Assignment:
-    statement: cst.SimpleStatementLine
-    value: cst.BaseExpression
-
-
-def _plain_assignment(statement: cst.BaseStatement, name: str) -> _Assignment | None:
-    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
-        return None
-    small = statement.body[0]
-    if isinstance(small, cst.Assign) and len(small.targets) == 1:
-        target = small.targets[0].target
-        if isinstance(target, cst.Name) and target.value == name:
-            return _Assignment(statement, small.value)
-    if isinstance(small, cst.AnnAssign) and small.value is not None:
-        if isinstance(small.target, cst.Name) and small.target.value == name:
-            return _Assignment(statement, small.value)
-    return None
-
-
-class _StatementLines(cst.CSTVisitor):
-    """Simple statement lines of one function, not those of nested functions or classes."""
-
-    def __init__(self) -> None:
-        self.lines: list[cst.SimpleStatementLine] = []
-
-    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
-        self.lines.append(node)
-        return False
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        return False
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        return False
-
-
-def _statements(block: cst.BaseSuite) -> list[cst.SimpleStatementLine]:
-    collector = _StatementLines()
-    walk(block, collector)
-    return collector.lines
-
-
-def all_params(params: cst.Parameters) -> list[cst.Param]:
-    """Every parameter of a signature, positional, keyword-only, `*args` and `**kwargs`."""
-    result = [*params.posonly_params, *params.params, *params.kwonly_params]
-    if isinstance(params.star_arg, cst.Param):
-        result.append(params.star_arg)
-    if params.star_kwarg is not None:
-        result.append(params.star_kwarg)
-    return result
-

@@ -130,8 +130,8 @@ def _modules_after_check(path: Path, cwd: Path) -> set[str]:
 
 
 def test_a_clean_file_imports_neither_libcst_nor_pydantic_nor_the_pool(tmp_path: Path) -> None:
-    # A configured project: validating the configuration and its rule codes must not
-    # import the rules (LibCST) or pydantic either.
+    # A configured project: validating its rule codes reads the rules' declarations,
+    # which must not import LibCST (nor pydantic) either.
     (tmp_path / "pyproject.toml").write_text("[tool.acp-migrate]\nselect = ['ACP001']\nignore = ['ACP004']\n")
     (tmp_path / "clean.py").write_text("import os\n\nSEP = os.sep\n")
     modules = _modules_after_check(tmp_path / "clean.py", tmp_path)

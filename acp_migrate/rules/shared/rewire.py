@@ -1,6 +1,6 @@
 """Move a command list removed from `initialize` into the agent's session setup handlers.
 
-Not a rule: the fix that ACP001/ACP002 removals call (via ACP005) so that no command
+Not a rule: the fix that ACP001-003 removals call (`shared.advertised`) so that no command
 a server advertised is lost. The list `E` was advertised for an agent class when it is
 in the class's `initialize`, in a method of the class that `initialize` calls directly
 (`agent_capabilities=self._capabilities()`: `E` may use `self` but not that method's
@@ -26,7 +26,8 @@ stay as they are: once bound, the advertiser sees every such notification on the
 connection, holds it until the session's setup response is out and merges `E`
 into it (docs/runtime.md), so neither list replaces the other.
 
-When it cannot do that safely, it says why; ACP005 then leaves a TODO comment.
+When it cannot do that safely, it says why; `keep_advertised` then leaves a TODO
+comment (an ACP005 follow-up).
 """
 
 from __future__ import annotations
@@ -40,12 +41,12 @@ from acp_migrate.cst.layout import is_docstring
 from acp_migrate.cst.names import ImportTable, MentionCounter, last_part, mentions
 from acp_migrate.cst.walk import walk
 from acp_migrate.engine.imports import FIRST_PARTY, LOCAL
-from acp_migrate.rules.base import FileContext, all_params
 from acp_migrate.engine.vendor import VENDORED_FILE, VENDORED_MODULE, is_vendored, vendored_source
+from acp_migrate.rules.context import FileContext, all_params
+from acp_migrate.rules.shared import ADVERTISER_CLASS
 from acp_migrate.settings import VENDORED
 
 ADVERTISER = "command_advertiser"
-ADVERTISER_CLASS = "CommandAdvertiser"
 CONNECTION_HOOK = "on_connect"
 MAX_INLINE_CALL = 72  # longer generated calls get one argument per line
 # Types an attribute holding the agent's connection is annotated with, in the SDK

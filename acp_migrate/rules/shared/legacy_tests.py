@@ -47,27 +47,33 @@ from acp_migrate.cst.layout import is_docstring
 from acp_migrate.cst.names import ImportTable, last_part, mentions
 from acp_migrate.cst.walk import walk
 from acp_migrate.engine.prefilter import may_contain_legacy
+from acp_migrate.rules.shared import (
+    CAPABILITY_CLASSES,
+    CAPABILITY_KEYS,
+    CAPS,
+    CAPS_DICT,
+    DUMPERS,
+    INIT,
+    INIT_DICT,
+    INITIALIZE_CLASSES,
+    KEEP,
+    LEFT,
+    LEGACY_KEYS,
+    PARTIAL,
+    REMOVE,
+    TEST_RULE,
+)
 
 if TYPE_CHECKING:
-    from acp_migrate.rules.base import FileContext
+    from acp_migrate.rules.context import FileContext
 
-KEEP, REMOVE, PARTIAL, LEFT = "keep", "remove", "partial", "left"
-TEST_RULE = "ACP008"
-
-LEGACY_KEYS = frozenset({"slash_commands", "slashCommands"})
-CAPABILITY_KEYS = frozenset({"agentCapabilities", "agent_capabilities"})
-CAPABILITY_CLASSES = frozenset({"AgentCapabilities"})
-INITIALIZE_CLASSES = frozenset({"InitializeResponse"})
 CONSTRUCTORS = frozenset(
     {"create", "model_validate", "model_validate_json", "model_validate_strings", "model_construct", "parse_obj"}
 )
-DUMPERS = frozenset({"model_dump", "dict"})
 # Where the official SDK's schema classes are imported from: a test file importing
 # them from anywhere else tests a schema the project owns.
 OFFICIAL_SCHEMA_MODULES = frozenset({"acp", "acp.schema"})
 COMPAT_TEST = "test_old_json_with_slash_commands_still_validates"
-
-CAPS, CAPS_DICT, INIT, INIT_DICT = "capabilities", "capabilities dict", "initialize result", "initialize dict"
 
 
 # -- which files ---------------------------------------------------------------------------

@@ -12,12 +12,19 @@ from __future__ import annotations
 
 import libcst as cst
 
-from acp_migrate.rules.base import CAPABILITY_CLASSES, INITIALIZE_CLASSES, FileContext, all_params
+from acp_migrate.rules.context import FileContext, all_params
+from acp_migrate.rules.shared import (
+    CAPABILITY_CLASSES,
+    CAPABILITY_KEYS,
+    CAPS,
+    CAPS_DICT,
+    DUMPERS,
+    INIT,
+    INIT_DICT,
+    INITIALIZE_CLASSES,
+)
 
-CAPABILITY_KEYS = frozenset({"agentCapabilities", "agent_capabilities"})
-CAPS, CAPS_DICT, INIT, INIT_DICT = "capabilities", "capabilities dict", "initialize result", "initialize dict"
 CONSTRUCTORS = frozenset({"create", "model_validate", "model_validate_json", "model_construct", "parse_obj"})
-DUMPERS = frozenset({"model_dump", "dict"})
 # Attributes of a capabilities value (or class) that map its field names: reading the
 # field's name from one is reading the field.
 FIELD_MAPS = frozenset({"model_fields", "__fields__", "model_fields_set", "__dict__"})

@@ -1,0 +1,46 @@
+"""What the rules share: not a rule (the registry finds only `acpNNN_*` modules), and
+no rule imports another, so everything two rules use lives here.
+
+This module holds the words, and imports nothing: the registry imports every rule
+module at start-up, and a rule module may import these at its top. The code the rules
+share imports LibCST, so a rule imports it inside the methods that run it:
+
+- `shared.advertised`: recognising the legacy factories, and `remove_advertised` /
+  `keep_advertised`, the one path every way of setting the field takes (ACP001-003);
+- `shared.rewire`: the fix behind `remove_advertised`, moving a removed list into the
+  agent's session setup handlers;
+- `shared.kinds`: what an expression holds (capabilities, an initialize result, their
+  dicts), for the rules that find the field set or read;
+- `shared.legacy_tests`: which tests are about the removed field (ACP008; every rule
+  asks `FileContext.test_state`, which asks it).
+"""
+
+# The removed field, in both spellings, as names and as the bytes a file must hold.
+LEGACY_KEYS = frozenset({"slash_commands", "slashCommands"})
+LEGACY_TOKENS: tuple[bytes, ...] = (b"slash_commands", b"slashCommands")
+
+# The keys of the capabilities in an initialize result (wire and Python spellings).
+CAPABILITY_KEYS = frozenset({"agentCapabilities", "agent_capabilities"})
+CAPABILITY_CLASSES = frozenset({"AgentCapabilities"})
+INITIALIZE_CLASSES = frozenset({"InitializeResponse"})
+SCHEMA_CLASSES = CAPABILITY_CLASSES | INITIALIZE_CLASSES
+
+# What an expression holds (`shared.kinds`, `shared.legacy_tests`).
+CAPS, CAPS_DICT, INIT, INIT_DICT = "capabilities", "capabilities dict", "initialize result", "initialize dict"
+DUMPERS = frozenset({"model_dump", "dict"})
+
+# How a finding of a setting says what is wrong with it.
+ADVERTISES = "advertises commands at initialize; ACP advertises them per session"
+
+# The line `fix` leaves above code it cannot move (ACP005 says why, ACP007 reports it).
+TODO_MARK = "# acp-migrate: TODO"
+NOT_ADVERTISED_RULE = "ACP005"  # the follow-up of a list fix cannot move
+
+# The runtime shim's class: the rewire asks whether a file imports it already, though
+# the file's code need not mention it (`Rule.names_looked_up`).
+ADVERTISER_CLASS = "CommandAdvertiser"
+
+# Tests of the removed behaviour (`shared.legacy_tests`): ACP008 removes them, and in
+# them no other rule reports or edits.
+TEST_RULE = "ACP008"
+KEEP, REMOVE, PARTIAL, LEFT = "keep", "remove", "partial", "left"
