@@ -1,0 +1,82 @@
+"""The layers of docs/ARCHITECTURE.md, read off the source: who may import whom.
+
+Every `import` counts, at module level or inside a function (a lazy import is still a
+dependency); those under `if TYPE_CHECKING:` are annotations only and do not.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import acp_migrate
+
+PACKAGE = Path(acp_migrate.__file__).parent
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            typing_only.update(id(child) for statement in node.body for child in ast.walk(statement))
+    package = _module_name(path) if path.name == "__init__.py" else _module_name(path).rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*parent, base] if base else parent)
+            found.add(base)
+            # `from acp_migrate.engine import runner` imports the module `runner`
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return found
+
+
+MODULES = {_module_name(path): _imports(path) for path in PACKAGE.rglob("*.py")}
+
+
+def _ours(imported: set[str]) -> set[str]:
+    return {name for name in imported if name in MODULES}
+
+
+def _importers_of(prefix: str, among: str) -> dict[str, set[str]]:
+    return {
+        module: {name for name in _ours(imported) if name == prefix or name.startswith(prefix + ".")}
+        for module, imported in MODULES.items()
+        if module.startswith(among)
+    }
+
+
+def test_output_formats_read_results_not_the_engine_or_the_rules() -> None:
+    for layer in ("acp_migrate.engine", "acp_migrate.rules"):
+        assert {m: found for m, found in _importers_of(layer, "acp_migrate.report").items() if found} == {}
+
+
+def test_the_runtime_shim_imports_nothing_of_the_codemod() -> None:
+    for module, imported in MODULES.items():
+        if module.startswith("acp_migrate.runtime"):
+            outside = {name for name in _ours(imported) if not name.startswith("acp_migrate.runtime")}
+            assert outside <= {"acp_migrate"}, (module, outside)
+            assert not {name.split(".")[0] for name in imported} & {"libcst", "typer"}, module
+
+
+def test_no_two_modules_import_each_other() -> None:
+    """Not even lazily: a cycle means two modules are one concept split in two."""
+    cycles = sorted(
+        (module, other)
+        for module, imported in MODULES.items()
+        for other in _ours(imported)
+        if module < other and module in _ours(MODULES.get(other, set())) and other != module
+    )
+    assert cycles == []
