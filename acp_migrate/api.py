@@ -35,11 +35,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from acp_migrate.config import ConfigError, Options, Overrides, load_options
-from acp_migrate.engine.codemod import analyze_source
-from acp_migrate.engine.discover import FileSelector
-from acp_migrate.engine.files import FileAccessError
-from acp_migrate.engine.modules import file_system_modules
-from acp_migrate.engine.runner import companions_to_write, run
+from acp_migrate.engine.analysis import analyze_source
+from acp_migrate.engine.execution.discover import FileSelector
+from acp_migrate.engine.execution.files import FileAccessError
+from acp_migrate.engine.execution.modules import file_system_modules
+from acp_migrate.engine.execution.runner import companions_to_write, run
 from acp_migrate.findings import Finding, SourceError
 from acp_migrate.results import FileError, FileOutcome, Mode, RunResult
 
@@ -362,7 +362,7 @@ def list_rules() -> list[RuleInfo]:
     probe's wire rules (`acp_migrate.probe.checks.ALL_CHECKS`, ACP101...)."""
     import inspect
 
-    from acp_migrate.engine.suppressions import UNUSED_SUPPRESSION
+    from acp_migrate.engine.analysis.suppressions import UNUSED_SUPPRESSION
     from acp_migrate.rules import ALL_RULES
 
     infos = []

@@ -51,8 +51,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from acp_migrate.engine.discover import DEFAULT_EXCLUDE, DEFAULT_INCLUDE, DiscoveryOptions
-from acp_migrate.engine.suppressions import known_codes
+from acp_migrate.engine.execution.discover import DEFAULT_EXCLUDE, DEFAULT_INCLUDE, DiscoveryOptions
+from acp_migrate.engine.analysis.suppressions import known_codes
 from acp_migrate.settings import RuleSettings, SetupHandlers
 
 SECTION = "tool.acp-migrate"

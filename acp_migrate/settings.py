@@ -22,7 +22,7 @@ class SetupHandlers:
 @dataclass(frozen=True, slots=True)
 class RuleSettings:
     # Where migrated code imports the runtime shim from. VENDORED (the default): fix
-    # writes the shim as one file next to the agent module (engine/vendor.py) and
+    # writes the shim as one file next to the agent module (engine/analysis/vendor.py) and
     # imports it from there; a module of the project whose package exists: written
     # there; any other module path is imported as it is, nothing written.
     runtime_import: str = "vendored"

@@ -623,7 +623,7 @@ def fix_breakdown(tree: Path, every: int = 5) -> dict[str, float]:
     every `every`-th file of the tree."""
     import libcst
 
-    from acp_migrate.engine.codemod import analyze_source
+    from acp_migrate.engine.analysis.codemod import analyze_source
 
     sources = [(str(p), p.read_bytes()) for p in source_files(tree)[::every]]
     analyze_source(sources[0][1], path=sources[0][0])  # imports
@@ -807,7 +807,7 @@ BOUND_LABELS = {
 
 def report(args, built, commands, cases, memory, breakdown, fixed, after, flagged, load) -> None:
     try:
-        from acp_migrate.engine.runner import POOL_MIN_FILES
+        from acp_migrate.engine.execution.runner import POOL_MIN_FILES
     except ImportError:
         POOL_MIN_FILES = "?"
     m = {name: median(case) for name, case in cases.items()}

@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 from acp_migrate import __version__, api
 from acp_migrate.cli import app
 from acp_migrate.config import known_codes
-from acp_migrate.engine import runner
+from acp_migrate.engine.execution import runner
 from acp_migrate.findings import Finding, SourceAnalysis, SourceError
 
 GIT_ENV = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}

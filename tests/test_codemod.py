@@ -6,7 +6,7 @@ import codecs
 
 import pytest
 
-from acp_migrate.engine.codemod import analyze_source, source_encoding
+from acp_migrate.engine.analysis.codemod import analyze_source, source_encoding
 from acp_migrate.findings import SourceError
 
 LEGACY = (

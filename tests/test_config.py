@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from acp_migrate.config import ConfigError, Overrides, find_config_file, known_codes, load_options, resolve_selection
-from acp_migrate.engine.discover import DiscoveryOptions, discover
+from acp_migrate.engine.execution.discover import DiscoveryOptions, discover
 from acp_migrate.settings import RuleSettings
 
 GIT_ENV = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}

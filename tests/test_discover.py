@@ -9,7 +9,7 @@ import pytest
 
 from support.privileges import permissions_enforced, world_readable_dir
 
-from acp_migrate.engine.discover import discover, under
+from acp_migrate.engine.execution.discover import discover, under
 
 
 def touch(path: Path, content: str = "x = 1\n") -> Path:

@@ -12,8 +12,8 @@ import pytest
 
 from support.privileges import permissions_enforced, world_readable_dir
 
-from acp_migrate.engine import files
-from acp_migrate.engine.files import FileAccessError, describe_os_error, read_source, write_atomic
+from acp_migrate.engine.execution import files
+from acp_migrate.engine.execution.files import FileAccessError, describe_os_error, read_source, write_atomic
 
 
 

@@ -20,9 +20,9 @@ from pathlib import Path
 import libcst
 import pytest
 
-from acp_migrate.engine.codemod import analyze_source
-from acp_migrate.engine.modules import in_memory_modules
-from acp_migrate.engine.vendor import is_vendored, vendored_source
+from acp_migrate.engine.analysis.codemod import analyze_source
+from acp_migrate.engine.execution.modules import in_memory_modules
+from acp_migrate.engine.analysis.vendor import is_vendored, vendored_source
 from acp_migrate.settings import DEFAULT_SETTINGS, RuleSettings
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"

@@ -1,4 +1,4 @@
-"""`check` hollows out top-level definitions that cannot matter (engine/hollow.py):
+"""`check` hollows out top-level definitions that cannot matter (engine/analysis/hollow.py):
 kept lines stay byte for byte, each line maps back to its original line, and what
 `check` reports is exactly what the whole-file analysis (`fix`, `diff`) reports."""
 
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from acp_migrate.engine import hollow as hollow_module
-from acp_migrate.engine.codemod import analyze_source
-from acp_migrate.engine.hollow import hollow_out
+from acp_migrate.engine.analysis import hollow as hollow_module
+from acp_migrate.engine.analysis.codemod import analyze_source
+from acp_migrate.engine.analysis.hollow import hollow_out
 from acp_migrate.rules import NAMES_LOOKED_UP
 from acp_migrate.findings import SourceError
 
@@ -399,7 +399,7 @@ def test_fix_skipping_unrelated_definitions_writes_what_a_full_traversal_writes(
 def test_fix_finds_the_libcst_statement_of_every_unrelated_definition() -> None:
     import libcst as cst
 
-    from acp_migrate.engine.codemod import _counterparts
+    from acp_migrate.engine.analysis.codemod import _counterparts
 
     for path in HOLLOWABLE_GOLDEN:
         source = padded(path.read_bytes())

@@ -38,7 +38,7 @@ def _imports(path: Path) -> set[str]:
                 parent = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*parent, base] if base else parent)
             found.add(base)
-            # `from acp_migrate.engine import runner` imports the module `runner`
+            # `from acp_migrate.engine.execution import runner` imports the module `runner`
             found.update(f"{base}.{alias.name}" for alias in node.names)
     return found
 
@@ -80,3 +80,26 @@ def test_no_two_modules_import_each_other() -> None:
         if module < other and module in _ours(MODULES.get(other, set())) and other != module
     )
     assert cycles == []
+
+
+def test_the_engine_rooms_meet_at_one_entry() -> None:
+    """Execution asks the analysis only through `engine.analysis` (its __init__); the
+    analysis reads no file, starts no process: it imports nothing of the execution."""
+    for module, imported in MODULES.items():
+        if module.startswith("acp_migrate.engine.execution"):
+            inner = {name for name in _ours(imported) if name.startswith("acp_migrate.engine.analysis.")}
+            assert inner == set(), (module, inner)
+        if module.startswith("acp_migrate.engine.analysis"):
+            outward = {name for name in _ours(imported) if name.startswith("acp_migrate.engine.execution")}
+            assert outward == set(), (module, outward)
+
+
+def test_the_engine_names_no_rule() -> None:
+    for module, imported in MODULES.items():
+        if module.startswith("acp_migrate.engine"):
+            named = {
+                name
+                for name in _ours(imported)
+                if name.startswith("acp_migrate.rules.") and name.split(".")[2] not in ("base", "context")
+            }
+            assert named == set(), (module, named)

@@ -1,4 +1,4 @@
-"""Modern syntax, and syntax errors, whatever Python runs the tool (engine/codemod.py).
+"""Modern syntax, and syntax errors, whatever Python runs the tool (engine/analysis/codemod.py).
 
 CPython's parser screens every candidate (`parse_for_screening`). When its grammar is
 older than the file's (PEP 695 before 3.12, PEP 758's `except A, B:` before 3.14),
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from acp_migrate.engine import hollow as hollow_module
-from acp_migrate.engine.codemod import _token_depth, analyze_source, parse_for_screening
+from acp_migrate.engine.analysis import hollow as hollow_module
+from acp_migrate.engine.analysis.codemod import _token_depth, analyze_source, parse_for_screening
 from acp_migrate.findings import SourceError
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from acp_migrate.config import load_options
-from acp_migrate.engine.codemod import analyze_source
+from acp_migrate.engine.analysis.codemod import analyze_source
 from acp_migrate.rules.shared.legacy_tests import is_test_path
 from acp_migrate.settings import RuleSettings
 

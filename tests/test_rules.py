@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from acp_migrate.engine import prefilter
-from acp_migrate.engine.codemod import analyze_source
+from acp_migrate.engine.analysis import prefilter
+from acp_migrate.engine.analysis.codemod import analyze_source
 from acp_migrate.rules import ALL_RULES
 
 EXAMPLES = [(rule, i, example) for rule in ALL_RULES for i, example in enumerate(rule.examples)]
@@ -33,7 +33,7 @@ def test_module_names_give_the_codes_the_configuration_accepts():
 
 
 def test_discovery_walks_every_rule_suffix():
-    from acp_migrate.engine.discover import SOURCE_SUFFIXES
+    from acp_migrate.engine.execution.discover import SOURCE_SUFFIXES
 
     for rule in ALL_RULES:
         assert set(rule.suffixes) <= set(SOURCE_SUFFIXES)

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from acp_migrate.engine import runner
-from acp_migrate.engine.runner import FileJob, Mode, display_path, process_file, run
+from acp_migrate.engine.execution import runner
+from acp_migrate.engine.execution.runner import FileJob, Mode, display_path, process_file, run
 from acp_migrate.findings import Finding, SourceAnalysis, SourceError
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from acp_migrate.engine.codemod import analyze_source
-from acp_migrate.engine.suppressions import UNUSED_SUPPRESSION, find_suppressions
+from acp_migrate.engine.analysis.codemod import analyze_source
+from acp_migrate.engine.analysis.suppressions import UNUSED_SUPPRESSION, find_suppressions
 from acp_migrate.rules import ALL_RULES
 from acp_migrate.settings import RuleSettings
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from acp_migrate import api
-from acp_migrate.engine import runner
-from acp_migrate.engine.codemod import analyze_source
-from acp_migrate.engine.runner import run
+from acp_migrate.engine.execution import runner
+from acp_migrate.engine.analysis.codemod import analyze_source
+from acp_migrate.engine.execution.runner import run
 from acp_migrate.results import FileOutcome, Mode, RunResult
 from acp_migrate.findings import SourceError
 from acp_migrate.report.text import render_errors

@@ -25,11 +25,11 @@ from support.acp_stdio import AgentProcess
 from support.sdk_venv import sdk_python
 
 from acp_migrate import __version__
-from acp_migrate.engine.runner import run
+from acp_migrate.engine.execution.runner import run
 from acp_migrate.results import Mode
 from acp_migrate.report.diff import render_diff
 from acp_migrate.report.text import render_fix
-from acp_migrate.engine.vendor import VENDORED_FILE, header_version, vendored_source
+from acp_migrate.engine.analysis.vendor import VENDORED_FILE, header_version, vendored_source
 from acp_migrate.settings import RuleSettings
 
 REPO = Path(__file__).resolve().parents[1]

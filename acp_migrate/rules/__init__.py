@@ -43,13 +43,13 @@ PYTHON_RULES = tuple(rule for rule in ALL_RULES if ".py" in rule.suffixes)
 
 RULES_BY_CODE = {rule.code: rule for rule in ALL_RULES}
 
-# Tokens one of which every file a rule reports on holds (engine/prefilter.py).
+# Tokens one of which every file a rule reports on holds (engine/analysis/prefilter.py).
 TRIGGERS: tuple[bytes, ...] = tuple(dict.fromkeys(token for rule in ALL_RULES for token in rule.triggers))
 
-# The suffixes of the files some rule reads (engine/discover.py), in the rules' order.
+# The suffixes of the files some rule reads (engine/execution/discover.py), in the rules' order.
 SUFFIXES: tuple[str, ...] = tuple(dict.fromkeys(suffix for rule in ALL_RULES for suffix in rule.suffixes))
 
 # Names rules look up in a file's imports though its code need not mention them (a
 # rewire asks whether the advertiser is imported already): check's hollowing keeps the
-# imports binding them (engine/hollow.py).
+# imports binding them (engine/analysis/hollow.py).
 NAMES_LOOKED_UP = frozenset(name for rule in ALL_RULES for name in rule.names_looked_up)

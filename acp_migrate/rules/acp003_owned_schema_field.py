@@ -11,7 +11,7 @@ parameter still used for anything else in the body is reported, not removed.
 The field goes only when no caller that passes it is left after the run: a caller
 that is suppressed, deselected, cannot be fixed or is outside the run keeps the
 schema as it is, reported once per field with the callers' places
-(`settings.ProjectFacts`, decided by the run before any edit: `engine/project.py`).
+(`settings.ProjectFacts`, decided by the run before any edit: `engine/execution/project.py`).
 """
 
 from __future__ import annotations

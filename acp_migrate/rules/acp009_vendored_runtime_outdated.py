@@ -20,7 +20,7 @@ from acp_migrate.rules.base import Example, Rule
 
 @functools.cache
 def _examples() -> tuple[Example, ...]:
-    from acp_migrate.engine.vendor import VENDORED_FILE, vendored_source
+    from acp_migrate.engine.analysis.vendor import VENDORED_FILE, vendored_source
 
     old = "# acp-migrate: vendored runtime 0.0.1 - written by `acp-migrate fix`; run it again to refresh; do not edit.\n"
     return (
@@ -51,7 +51,7 @@ class VendoredRuntimeOutdated(Rule):
     def check_vendored(source: bytes) -> tuple[str, bytes] | None:
         """(message, the bytes fix writes) for a vendored copy that is not this release's; None when it is."""
         from acp_migrate import __version__
-        from acp_migrate.engine.vendor import header_version, vendored_source
+        from acp_migrate.engine.analysis.vendor import header_version, vendored_source
 
         current = vendored_source()
         if source == current:

@@ -93,7 +93,7 @@ class Edits:
     inserted_before: dict[cst.CSTNode, list[cst.BaseStatement]] = field(default_factory=dict)
     comments: dict[cst.CSTNode, list[str]] = field(default_factory=dict)
     # `from <module> import <name>` to add to the import block, in its isort section
-    # (engine/imports.py: None, the engine classifies the module).
+    # (engine/analysis/imports.py: None, the engine classifies the module).
     imports: list[tuple[str, str, int | None]] = field(default_factory=list)
     # Files the fixed source needs next to it: path relative to its folder -> bytes.
     companions: dict[str, bytes] = field(default_factory=dict)

@@ -38,7 +38,7 @@ class FileContext:
         # The file's path as the run names it (None: unknown, e.g. a bare source string).
         self.path = path
         self._tests: TestFile | None | bool = False  # not looked at yet
-        # The source of a module this file imports (engine/modules.py), or None.
+        # The source of a module this file imports (engine/execution/modules.py), or None.
         self.modules = modules
         # What the run decided about the whole project; None: not decided (yet).
         self.project = project

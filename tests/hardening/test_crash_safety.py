@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from hardening_support import CLI, LEGACY_SNIPPETS, parses, run_cli, snapshot
 
-from acp_migrate.engine.codemod import analyze_source
+from acp_migrate.engine.analysis.codemod import analyze_source
 
 FILES = 60
 ROUNDS = 10

@@ -20,8 +20,8 @@ from hardening_support import LEGACY_SNIPPETS, golden_inputs, parses
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from acp_migrate.engine.codemod import analyze_source
-from acp_migrate.engine.prefilter import TOKENS, may_contain_legacy
+from acp_migrate.engine.analysis.codemod import analyze_source
+from acp_migrate.engine.analysis.prefilter import TOKENS, may_contain_legacy
 from acp_migrate.findings import SourceError
 
 BOUNDED = settings(
@@ -57,7 +57,7 @@ def check_fix_properties(source: bytes) -> None:
     """The properties every source must have; raises AssertionError, or whatever fix leaks."""
     assert _reported(source, fix=False) == _reported(source, fix=True), "check and fix report differently"
     skipping = _fixed(source)
-    with mock.patch("acp_migrate.engine.hollow.irrelevant_definitions", lambda source, tree: []):
+    with mock.patch("acp_migrate.engine.analysis.hollow.irrelevant_definitions", lambda source, tree: []):
         assert skipping == _fixed(source), "fix skipping unrelated definitions writes something else"
     try:
         first = analyze_source(source, path="fuzz.py", fix=True)
@@ -181,7 +181,7 @@ def test_every_golden_input_has_the_properties(index: int) -> None:
 
 
 # Top-level imports, used or not, bound by the rules or not, at top-level statement
-# starts, behind a token-less definition: what check's hollowing prunes (engine/hollow.py).
+# starts, behind a token-less definition: what check's hollowing prunes (engine/analysis/hollow.py).
 IMPORTS = [
     b"import os\n", b"from acp.schema import AgentCapabilities as Caps\n", b"from acp import schema\n",
     b"import acp.schema\n", b"from acp.schema import InitializeResponse\n", b"import json; import sys\n",

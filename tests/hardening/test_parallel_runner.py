@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from hardening_support import LEGACY_SNIPPETS
 
-from acp_migrate.engine import pool, runner
-from acp_migrate.engine.runner import run
+from acp_migrate.engine.execution import pool, runner
+from acp_migrate.engine.execution.runner import run
 from acp_migrate.results import Mode
 
 
@@ -135,7 +135,7 @@ def test_a_clean_file_imports_neither_libcst_nor_pydantic_nor_the_pool(tmp_path:
     (tmp_path / "pyproject.toml").write_text("[tool.acp-migrate]\nselect = ['ACP001']\nignore = ['ACP004']\n")
     (tmp_path / "clean.py").write_text("import os\n\nSEP = os.sep\n")
     modules = _modules_after_check(tmp_path / "clean.py", tmp_path)
-    assert "acp_migrate.engine.runner" in modules and "tomllib" in modules
+    assert "acp_migrate.engine.execution.runner" in modules and "tomllib" in modules
     assert not {m for m in modules if m.split(".")[0] in ("libcst", "pydantic", "pydantic_core")}
     assert "concurrent.futures.process" not in modules and "multiprocessing" not in modules
 
@@ -153,7 +153,7 @@ def test_workers_die_with_a_killed_parent(tmp_path: Path) -> None:
         pytest.skip("Linux only")
     script = (
         "import os, sys, threading\n"
-        "from acp_migrate.engine import pool\n"
+        "from acp_migrate.engine.execution import pool\n"
         "def pid(item):\n"
         "    return os.getpid()\n"
         "results = pool.run_in_workers(pid, range(8), 2)\n"

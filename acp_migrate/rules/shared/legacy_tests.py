@@ -46,7 +46,7 @@ import libcst as cst
 from acp_migrate.cst.layout import is_docstring
 from acp_migrate.cst.names import ImportTable, last_part, mentions
 from acp_migrate.cst.walk import walk
-from acp_migrate.engine.prefilter import may_contain_legacy
+from acp_migrate.engine.analysis.prefilter import may_contain_legacy
 from acp_migrate.rules.shared import (
     CAPABILITY_CLASSES,
     CAPABILITY_KEYS,
@@ -81,7 +81,7 @@ COMPAT_TEST = "test_old_json_with_slash_commands_still_validates"
 
 @functools.lru_cache(maxsize=64)
 def _compiled(patterns: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[re.Pattern[str], ...]]:
-    from acp_migrate.engine.discover import glob_regex
+    from acp_migrate.globs import glob_regex
 
     names: list[str] = []
     paths: list[re.Pattern[str]] = []
@@ -424,7 +424,7 @@ class TestFile:
             self._return_kinds[name] = None  # (recursion)
             function = self.functions[name]
             kind = self._annotation_kind(function.returns)
-            # Only a body holding a legacy token is read: `check` sees no other (engine/hollow.py).
+            # Only a body holding a legacy token is read: `check` sees no other (engine/analysis/hollow.py).
             if kind is None and may_contain_legacy(self.module.code_for_node(function).encode()):
                 env = self._environment(function)
                 finder = _Returns()

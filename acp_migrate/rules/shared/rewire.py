@@ -40,8 +40,8 @@ import libcst as cst
 from acp_migrate.cst.layout import is_docstring
 from acp_migrate.cst.names import ImportTable, MentionCounter, last_part, mentions
 from acp_migrate.cst.walk import walk
-from acp_migrate.engine.imports import FIRST_PARTY, LOCAL
-from acp_migrate.engine.vendor import VENDORED_FILE, VENDORED_MODULE, is_vendored, vendored_source
+from acp_migrate.engine.analysis.imports import FIRST_PARTY, LOCAL
+from acp_migrate.engine.analysis.vendor import VENDORED_FILE, VENDORED_MODULE, is_vendored, vendored_source
 from acp_migrate.rules.context import FileContext, all_params
 from acp_migrate.rules.shared import ADVERTISER_CLASS
 from acp_migrate.settings import VENDORED
@@ -1012,7 +1012,7 @@ def _before_first_definition(module: cst.Module) -> list[cst.BaseStatement]:
 
 def _add_runtime_import(context: FileContext, runtime: tuple[str, int | None]) -> None:
     """`from <runtime> import CommandAdvertiser` into the import block, in isort order
-    (engine/imports.py); in vendored mode, with the shim's file beside the module."""
+    (engine/analysis/imports.py); in vendored mode, with the shim's file beside the module."""
     module, section = runtime
     context.add_import(module, ADVERTISER_CLASS, section)
     if context.settings.runtime_import == VENDORED:

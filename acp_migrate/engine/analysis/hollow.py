@@ -20,7 +20,7 @@ original's.
 
 It works from CPython's tree: a file CPython cannot read (syntax newer than the Python
 running the tool, such as PEP 695 before 3.12) is not hollowed, and LibCST parses it
-whole (engine/codemod.py).
+whole (engine/analysis/codemod.py).
 
 Only `check` does this; `fix` and `diff` parse the whole file (their removals of
 orphaned imports count mentions everywhere) but their traversal skips the same
@@ -35,7 +35,7 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from acp_migrate.engine.prefilter import may_contain_legacy
+from acp_migrate.engine.analysis.prefilter import may_contain_legacy
 
 _LEADING_SPACE = re.compile(rb"[ \t\f]*")
 # Imports anywhere count: rules resolve names through every import of the file.

@@ -2,7 +2,7 @@
 
 The execution side of the engine: discover the files, read them, hand each to the
 analysis (`engine/codemod.analyze_source`, the one entry into it), write the result,
-in worker processes for a big run (`engine/pool.py`). Each file is handled by
+in worker processes for a big run (`engine/execution/pool.py`). Each file is handled by
 `process_file`, a top-level function of a picklable job; a run is one job template
 applied to the paths discovery finds (`process_paths`).
 """
@@ -15,11 +15,11 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import chain, islice
 
-from acp_migrate.engine.codemod import analyze_source
-from acp_migrate.engine.discover import DiscoveryOptions, PathError, iter_files, under
-from acp_migrate.engine.files import FileAccessError, describe_os_error, read_source, write_atomic
-from acp_migrate.engine.modules import file_system_modules
-from acp_migrate.engine.pool import WORKER_DIED, available_cores, run_in_workers, stop_requested
+from acp_migrate.engine.analysis import analyze_source
+from acp_migrate.engine.execution.discover import DiscoveryOptions, PathError, iter_files, under
+from acp_migrate.engine.execution.files import FileAccessError, describe_os_error, read_source, write_atomic
+from acp_migrate.engine.execution.modules import file_system_modules
+from acp_migrate.engine.execution.pool import WORKER_DIED, available_cores, run_in_workers, stop_requested
 from acp_migrate.findings import Finding, SourceError
 from acp_migrate.results import CompanionFile, FileError, FileOutcome, Mode, RunResult
 from acp_migrate.settings import DEFAULT_SETTINGS, ProjectFacts, RuleSettings
@@ -34,7 +34,7 @@ class FileJob:
     mode: Mode
     settings: RuleSettings = DEFAULT_SETTINGS
     report_unused_suppressions: bool = False
-    project: ProjectFacts | None = None  # None: decided after the run (engine/project.py)
+    project: ProjectFacts | None = None  # None: decided after the run (engine/execution/project.py)
 
 
 
@@ -122,9 +122,9 @@ def _decide_and_redo(
     discovery_options: DiscoveryOptions | None,
     cwd: str,
 ) -> list[FileOutcome]:
-    """Make the project-wide decision (engine/project.py), then analyse (and write)
+    """Make the project-wide decision (engine/execution/project.py), then analyse (and write)
     again the files that waited for it; the other outcomes stand."""
-    from acp_migrate.engine.project import decide, project_root
+    from acp_migrate.engine.execution.project import decide, project_root
 
     absolute = {os.path.abspath(os.path.join(cwd, o.path)): o for o in outcomes}
     facts = decide(
@@ -207,7 +207,7 @@ def companions_to_write(
     needs beside it that is missing or an older vendored copy; one holding those bytes
     already is left. Raises FileAccessError when another file of that name is there:
     never replaced."""
-    from acp_migrate.engine.vendor import is_vendored
+    from acp_migrate.engine.analysis import is_vendored
 
     found = []
     for relative, content in sorted(wanted.items()):
@@ -243,7 +243,7 @@ def _internal_error(exc: Exception) -> str:
 
 # Parallelism. Screening a file (read, prefilter) costs microseconds; analysing one that
 # passes costs milliseconds. A run of POOL_MIN_FILES or more sends its paths in batches
-# to worker processes (engine/pool.py) while the walk goes on; clean files come back as
+# to worker processes (engine/execution/pool.py) while the walk goes on; clean files come back as
 # bare display paths (pickling thousands of outcomes would cost more than screening).
 # A smaller run is processed here: it never pays for starting workers.
 POOL_MIN_FILES = 32

@@ -10,14 +10,14 @@ import codecs
 import os
 import re
 
-from acp_migrate.engine.prefilter import may_contain_legacy
-from acp_migrate.engine.suppressions import ReportFilter
+from acp_migrate.engine.analysis.prefilter import may_contain_legacy
+from acp_migrate.engine.analysis.suppressions import ReportFilter
 from acp_migrate.findings import Finding, SourceAnalysis, SourceError
 from acp_migrate.settings import DEFAULT_SETTINGS, RuleSettings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from acp_migrate.engine.modules import ModuleSource
+    from acp_migrate.engine.execution.modules import ModuleSource
     from acp_migrate.settings import ProjectFacts
 
 PYTHON_SUFFIXES = (".py", ".pyi")
@@ -385,13 +385,13 @@ def analyze_source(
 ) -> SourceAnalysis:
     """Analyse one file's bytes; with `fix=False` the fixed source is not computed.
 
-    `modules` finds the source of modules the file imports (`engine/modules.py`), for
+    `modules` finds the source of modules the file imports (`engine/execution/modules.py`), for
     rules that read a base class defined in another file; without it they read none.
-    `project`: what the run decided about the whole project (`engine/project.py`);
+    `project`: what the run decided about the whole project (`engine/execution/project.py`);
     without it, rules that depend on it say so (`SourceAnalysis.needs_project`).
 
     Only the rules `settings` enables run, and findings silenced by a suppression
-    comment are dropped together with their edits (`engine/suppressions.py`).
+    comment are dropped together with their edits (`engine/analysis/suppressions.py`).
     Raises SourceError when the file cannot be analysed; one whose bytes do not decode
     (UndecodableSource) without any legacy token gives `SourceAnalysis.warning` instead.
     """
@@ -471,13 +471,13 @@ def _counterparts(module, tree, statements) -> set:
 
 
 def _document_suffixes() -> frozenset[str]:
-    from acp_migrate.engine.discover import SOURCE_SUFFIXES
+    from acp_migrate.rules import SUFFIXES
 
-    return frozenset(SOURCE_SUFFIXES) - frozenset(PYTHON_SUFFIXES)
+    return frozenset(SUFFIXES) - frozenset(PYTHON_SUFFIXES)
 
 
 def _is_vendored_runtime(source: bytes) -> bool:
-    from acp_migrate.engine.vendor import MARKER
+    from acp_migrate.engine.analysis.vendor import MARKER
 
     return source.removeprefix(_BOM).startswith(MARKER.encode())
 
@@ -533,9 +533,9 @@ def preload_analysis() -> None:
     import libcst.native  # noqa: F401  (loaded at the first parse otherwise: 2 ms per worker)
 
     import acp_migrate.cst.positions  # noqa: F401
-    import acp_migrate.engine.cleanup  # noqa: F401
-    import acp_migrate.engine.hollow  # noqa: F401
-    import acp_migrate.engine.traversal  # noqa: F401
+    import acp_migrate.engine.analysis.cleanup  # noqa: F401
+    import acp_migrate.engine.analysis.hollow  # noqa: F401
+    import acp_migrate.engine.analysis.traversal  # noqa: F401
     import acp_migrate.rules  # noqa: F401
 
 
@@ -555,9 +555,9 @@ def _analyze_candidate(
     from acp_migrate.cst.names import mentions
     from acp_migrate.cst.positions import positions_of
     from acp_migrate.cst.walk import walk
-    from acp_migrate.engine.cleanup import may_orphan_imports, remove_orphaned_imports
-    from acp_migrate.engine.hollow import hollow_out, irrelevant_definitions
-    from acp_migrate.engine.traversal import EditApplier, RuleDispatcher
+    from acp_migrate.engine.analysis.cleanup import may_orphan_imports, remove_orphaned_imports
+    from acp_migrate.engine.analysis.hollow import hollow_out, irrelevant_definitions
+    from acp_migrate.engine.analysis.traversal import EditApplier, RuleDispatcher
     from acp_migrate.rules import NAMES_LOOKED_UP, PYTHON_RULES
     from acp_migrate.rules.base import Edits, Report
     from acp_migrate.rules.context import FileContext
@@ -644,7 +644,7 @@ def _analyze_candidate(
         if may_orphan_imports(edits, context.imports.bindings):
             fixed = remove_orphaned_imports(fixed, mentions(module))
         if edits.imports:
-            from acp_migrate.engine.imports import add_imports
+            from acp_migrate.engine.analysis.imports import add_imports
 
             fixed = add_imports(fixed, edits.imports, lambda name: modules is not None and modules(name, None) is not None)
         new_bytes = fixed.bytes

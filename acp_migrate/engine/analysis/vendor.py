@@ -56,7 +56,7 @@ def vendored_source(version: str | None = None) -> bytes:
 
 @functools.lru_cache(maxsize=4)
 def _build(version: str) -> bytes:
-    folder = Path(__file__).resolve().parent.parent / "runtime"
+    folder = Path(__file__).resolve().parents[2] / "runtime"  # acp_migrate/runtime
     plain: set[str] = set()  # `import x`
     from_names: dict[str, set[str]] = {}  # `from x import a, b`
     bodies: list[str] = []

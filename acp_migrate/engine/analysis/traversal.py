@@ -33,7 +33,7 @@ class RuleDispatcher(cst.CSTVisitor):
 
     def __init__(self, context: FileContext, rules: Sequence[Rule], skip: Collection[cst.CSTNode] = ()) -> None:
         self.context = context
-        # Statements visited without their children (they cannot matter; engine/hollow.py).
+        # Statements visited without their children (they cannot matter; engine/analysis/hollow.py).
         self._skip = skip
         self._visit: dict[str, list[Hook]] = {}
         self._leave: dict[str, list[Hook]] = {}

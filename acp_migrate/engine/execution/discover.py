@@ -17,15 +17,14 @@ anywhere (`tests`, `*_pb2.py`); a pattern with `/` is anchored to the project ro
 from __future__ import annotations
 
 import errno
-import fnmatch
 import os
-import re
 import shutil
 import subprocess
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from acp_migrate.engine.files import describe_os_error
+from acp_migrate.globs import GlobSet
+from acp_migrate.engine.execution.files import describe_os_error
 from acp_migrate.rules import SUFFIXES
 
 # The files some rule reads (`Rule.suffixes`): Python, and Markdown (ACP006 checks its
@@ -226,76 +225,6 @@ class FileSelector:
         if relative == os.curdir or relative == os.pardir or relative.startswith(os.pardir + os.sep):
             return None
         return relative.replace(os.sep, "/")
-
-
-class GlobSet:
-    """Compiled include/exclude globs (see the module docstring for the syntax)."""
-
-    def __init__(self, patterns: Sequence[str]) -> None:
-        names: list[str] = []
-        dir_names: list[str] = []  # `name/`: matches folders only
-        self._anchored: list[tuple[re.Pattern[str], bool]] = []  # (regex, folders only)
-        for raw in patterns:
-            pattern = raw.strip()
-            if pattern.startswith("./"):
-                pattern = pattern[2:]
-            dir_only = pattern.endswith("/")
-            pattern = pattern.rstrip("/")
-            if not pattern:
-                continue
-            if "/" in pattern:
-                self._anchored.append((glob_regex(pattern.lstrip("/")), dir_only))
-            else:
-                (dir_names if dir_only else names).append(pattern)
-        # One regex per kind: the walk asks about every entry of the tree.
-        self._names = _any_name(names)
-        self._dir_names = _any_name([*names, *dir_names])
-        self.anchored = bool(self._anchored)
-
-    def matches_name(self, name: str, *, is_dir: bool) -> bool:
-        return (self._dir_names if is_dir else self._names).match(name) is not None
-
-    def matches(self, relative: str, *, is_dir: bool) -> bool:
-        """`relative`: a root-relative path with `/`. Name patterns match its last part."""
-        if self.matches_name(relative.rsplit("/", 1)[-1], is_dir=is_dir):
-            return True
-        return any(regex.fullmatch(relative) for regex, dir_only in self._anchored if is_dir or not dir_only)
-
-
-def _any_name(patterns: Sequence[str]) -> re.Pattern[str]:
-    if not patterns:
-        return re.compile(r"(?!)")  # matches nothing
-    return re.compile("|".join(f"(?:{fnmatch.translate(pattern)})" for pattern in patterns))
-
-
-def glob_regex(pattern: str) -> re.Pattern[str]:
-    """A regex for an anchored glob: `*` and `?` stay within one folder, `**` crosses folders."""
-    out: list[str] = []
-    index = 0
-    while index < len(pattern):
-        if pattern.startswith("**/", index):
-            out.append("(?:.*/)?")
-            index += 3
-        elif pattern.startswith("**", index):
-            out.append(".*")
-            index += 2
-        elif pattern[index] == "*":
-            out.append("[^/]*")
-            index += 1
-        elif pattern[index] == "?":
-            out.append("[^/]")
-            index += 1
-        elif pattern[index] == "[" and "]" in pattern[index + 2 :]:
-            end = pattern.index("]", index + 2)
-            body = pattern[index + 1 : end]
-            if body.startswith("!"):
-                body = "^" + body[1:]
-            out.append("[" + body.replace("\\", "\\\\") + "]")
-            index = end + 1
-        else:
-            out.append(re.escape(pattern[index]))
-            index += 1
-    return re.compile("".join(out))
 
 
 class GitIgnore:

@@ -17,11 +17,11 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from acp_migrate.engine.codemod import analyze_source
-from acp_migrate.engine.discover import DiscoveryOptions, iter_files
-from acp_migrate.engine.files import read_source
-from acp_migrate.engine.modules import file_system_modules
-from acp_migrate.engine.prefilter import may_contain_legacy
+from acp_migrate.engine.analysis import analyze_source
+from acp_migrate.engine.execution.discover import DiscoveryOptions, iter_files
+from acp_migrate.engine.execution.files import read_source
+from acp_migrate.engine.execution.modules import file_system_modules
+from acp_migrate.engine.analysis import may_contain_legacy
 from acp_migrate.findings import Finding, SourceError
 from acp_migrate.settings import ProjectFacts, RuleSettings
 

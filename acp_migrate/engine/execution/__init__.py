@@ -1,0 +1,1 @@
+"""The execution room: discovery, file I/O, the worker pool and the run (`runner.run`)."""
