@@ -357,9 +357,9 @@ def fix_source(
 # -- rules -----------------------------------------------------------------------------
 
 
-def list_rules() -> list[RuleInfo]:
+def list_rules(*, wire: bool = True) -> list[RuleInfo]:
     """Every code the tool reports: the rules (`acp_migrate.rules.ALL_RULES`), ACP100, then the
-    probe's wire rules (`acp_migrate.probe.checks.ALL_CHECKS`, ACP101...)."""
+    probe's wire rules (`acp_migrate.probe.checks.ALL_CHECKS`, ACP101...) unless not `wire`."""
     import inspect
 
     from acp_migrate.engine.analysis.suppressions import UNUSED_SUPPRESSION
@@ -394,6 +394,8 @@ def list_rules() -> list[RuleInfo]:
             examples=[RuleExample(before=b, after=a, flagged=f) for b, a, f in engine.examples],
         )
     )
+    if not wire:
+        return infos
     from acp_migrate.probe.checks import ALL_CHECKS  # the wire rules of `acp-migrate probe`
 
     for check in ALL_CHECKS:

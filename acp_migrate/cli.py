@@ -474,7 +474,7 @@ def _render_check(
     if output_format is OutputFormat.SARIF:
         from acp_migrate.report.sarif import render_sarif
 
-        return render_sarif(result, api.list_rules())
+        return render_sarif(result, api.list_rules(wire=False))  # the source rules: what check runs
     from acp_migrate.report.text import render_check, render_concise, render_fixes, render_summary
 
     fixes = render_fixes(result, _rule_names(), paint=paint) if show_fixes and not common.quiet else ""

@@ -690,3 +690,11 @@ def test_the_example_agent_migrates_the_same_by_diff_and_by_fix(tmp_path: Path) 
     assert acp_migrate("check", "legacy_agent", cwd=by_fix).returncode == 0
 
 
+
+
+def test_check_sarif_describes_the_source_rules_not_the_wire_rules(tmp_path: Path) -> None:
+    (tmp_path / "clean.py").write_text("VALUE = 1\n")
+    result = invoke("check", "--output-format", "sarif", str(tmp_path / "clean.py"))
+    ids = [rule["id"] for rule in json.loads(result.stdout)["runs"][0]["tool"]["driver"]["rules"]]
+    assert ids == [rule.code for rule in api.list_rules(wire=False)]
+    assert "ACP100" in ids and not any(code.startswith("ACP1") and code != "ACP100" for code in ids)

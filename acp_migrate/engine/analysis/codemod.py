@@ -527,18 +527,6 @@ def _analyze_document(text: str, rules, *, path: str, encoding: str, report_filt
     return SourceAnalysis(findings=findings, remaining=findings, encoding=encoding)
 
 
-def preload_analysis() -> None:
-    """Import what parsing a candidate needs (LibCST, its native parser, the rules),
-    so that processes forked afterwards start with it."""
-    import libcst.native  # noqa: F401  (loaded at the first parse otherwise: 2 ms per worker)
-
-    import acp_migrate.cst.positions  # noqa: F401
-    import acp_migrate.engine.analysis.cleanup  # noqa: F401
-    import acp_migrate.engine.analysis.hollow  # noqa: F401
-    import acp_migrate.engine.analysis.traversal  # noqa: F401
-    import acp_migrate.rules  # noqa: F401
-
-
 def _analyze_candidate(
     source: bytes,
     *,
