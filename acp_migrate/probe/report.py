@@ -3,8 +3,8 @@
 
 There is no source file: a finding is located by the step it happened in, the
 session id and the index of the frame (counted from 0 over both directions, as the
-timeline shows them). The shapes follow `check`'s (`acp_migrate/report/`), which this
-module does not import: those read the engine's results.
+timeline shows them). The shapes follow `check`'s: GitHub's escaping and the SARIF log
+come from `acp_migrate/report/`, which reads plain results, never the engine.
 """
 
 from __future__ import annotations
@@ -13,21 +13,25 @@ import json
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from acp_migrate import __version__
 from acp_migrate.probe.checks import ALL_CHECKS, WireFinding
-from acp_migrate.probe.wire import FROM_AGENT, TO_AGENT, Frame, Transcript, command_names
+from acp_migrate.probe.wire import (
+    FROM_AGENT,
+    TO_AGENT,
+    Frame,
+    Transcript,
+    command_names,
+)
+from acp_migrate.report.github import escape_data, escape_property
+from acp_migrate.report.sarif import artifact, sarif_document
 
 if TYPE_CHECKING:  # the driver imports asyncio: `probe -h` need not
     from acp_migrate.probe.driver import ProbeRun
 
 FORMATS = ("text", "json", "github", "sarif", "timeline", "mermaid")
 FINDING_KEYS = ("code", "name", "message", "step", "session_id", "frame")
-SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-TOOL_URI = "https://pypi.org/project/acp-migrate/"
 RULE_NAMES = {check.code: check.name for check in ALL_CHECKS}
 
 
@@ -114,18 +118,14 @@ def render_json(result: ProbeResult) -> str:
     return json.dumps([finding_dict(f) for f in result.findings], indent=2) + "\n"
 
 
-def _data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _property(text: str) -> str:
-    return _data(text).replace(":", "%3A").replace(",", "%2C")
-
-
 def render_github(result: ProbeResult) -> str:
-    lines = [f"::error title={_property(f'{f.code} {location(f)}')}::{_data(f.message)}" for f in result.findings]
+    lines = [
+        f"::error title={escape_property(f'{f.code} {location(f)}')}::{escape_data(f.message)}" for f in result.findings
+    ]
     if not result.run.driven:
-        lines.append(f"::error title=acp-migrate probe::{_data('could not drive the agent: ' + result.run.error)}")
+        lines.append(
+            f"::error title=acp-migrate probe::{escape_data('could not drive the agent: ' + result.run.error)}"
+        )
     return "".join(line + "\n" for line in lines)
 
 
@@ -133,9 +133,7 @@ def _artifact(command: Sequence[str]) -> dict[str, Any]:
     # The agent's own file when the command names one (`python agent.py`), else its program.
     for argument in command[1:]:
         if os.path.isfile(argument):
-            if os.path.isabs(argument):
-                return {"uri": Path(argument).as_uri()}
-            return {"uri": quote(argument.replace(os.sep, "/")), "uriBaseId": "%SRCROOT%"}
+            return artifact(argument)
     return {"uri": quote(command[0] if command else "agent")}
 
 
@@ -149,7 +147,10 @@ def _descriptor(check) -> dict[str, Any]:
         "name": check.name,
         "shortDescription": {"text": check.summary},
         "fullDescription": {"text": check.documentation},
-        "help": {"text": check.documentation, "markdown": "\n\n".join([check.documentation, *examples])},
+        "help": {
+            "text": check.documentation,
+            "markdown": "\n\n".join([check.documentation, *examples]),
+        },
         "defaultConfiguration": {"level": "error"},
     }
 
@@ -159,7 +160,11 @@ def sarif_log(result: ProbeResult, *, cwd: str | None = None) -> dict[str, Any]:
     artifact = _artifact(result.run.command)
     results = []
     for f in result.findings:
-        logical = {"name": f"frame {f.frame}", "fullyQualifiedName": location(f), "kind": "member"}
+        logical = {
+            "name": f"frame {f.frame}",
+            "fullyQualifiedName": location(f),
+            "kind": "member",
+        }
         results.append(
             {
                 "ruleId": f.code,
@@ -168,11 +173,18 @@ def sarif_log(result: ProbeResult, *, cwd: str | None = None) -> dict[str, Any]:
                 "message": {"text": f"{location(f)}: {f.message}"},
                 "locations": [
                     {
-                        "physicalLocation": {"artifactLocation": artifact, "region": {"startLine": 1}},
+                        "physicalLocation": {
+                            "artifactLocation": artifact,
+                            "region": {"startLine": 1},
+                        },
                         "logicalLocations": [logical],
                     }
                 ],
-                "properties": {"step": f.step, "sessionId": f.session_id, "frame": f.frame},
+                "properties": {
+                    "step": f.step,
+                    "sessionId": f.session_id,
+                    "frame": f.frame,
+                },
             }
         )
     notifications = []
@@ -181,33 +193,13 @@ def sarif_log(result: ProbeResult, *, cwd: str | None = None) -> dict[str, Any]:
         if result.run.stderr_tail:
             text += "\nstderr:\n" + result.run.stderr_tail
         notifications.append({"level": "error", "message": {"text": text}})
-    root = Path(cwd if cwd is not None else os.getcwd()).absolute().as_uri().rstrip("/") + "/"
-    return {
-        "$schema": SCHEMA_URI,
-        "version": "2.1.0",
-        "runs": [
-            {
-                "tool": {
-                    "driver": {
-                        "name": "acp-migrate probe",
-                        "version": __version__,
-                        "semanticVersion": __version__,
-                        "informationUri": TOOL_URI,
-                        "rules": [_descriptor(check) for check in ALL_CHECKS],
-                    }
-                },
-                "invocations": [
-                    {
-                        "executionSuccessful": result.run.driven,
-                        "commandLine": " ".join(result.run.command),
-                        "toolExecutionNotifications": notifications,
-                    }
-                ],
-                "originalUriBaseIds": {"%SRCROOT%": {"uri": root}},
-                "results": results,
-            }
-        ],
+    invocation = {
+        "executionSuccessful": result.run.driven,
+        "commandLine": " ".join(result.run.command),
+        "toolExecutionNotifications": notifications,
     }
+    descriptors = [_descriptor(check) for check in ALL_CHECKS]
+    return sarif_document("acp-migrate probe", descriptors, results, invocation, cwd=cwd)
 
 
 def render_sarif(result: ProbeResult) -> str:
@@ -290,7 +282,14 @@ def groups(result: ProbeResult) -> list[tuple[str, list[Row]]]:
             titles[key] = f"session {session_id}" + (f" ({step.method})" if step else "")
         step = transcript.step_of(frame)
         since = round((frame.at - step.request.at) * 1000) if step else round(frame.at * 1000)
-        by_group[key].append(Row(frame, since, _label(transcript, frame, requests), tuple(marks.get(frame.index, ()))))
+        by_group[key].append(
+            Row(
+                frame,
+                since,
+                _label(transcript, frame, requests),
+                tuple(marks.get(frame.index, ())),
+            )
+        )
     return [(titles[key], rows) for key, rows in by_group.items() if rows]
 
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 from acp_migrate.results import RunResult
 
 
-def _data(text: str) -> str:
+def escape_data(text: str) -> str:
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
-def _property(text: str) -> str:
-    return _data(text).replace(":", "%3A").replace(",", "%2C")
+def escape_property(text: str) -> str:
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def _path(path: str) -> str:
@@ -27,16 +27,16 @@ def render_github(result: RunResult) -> str:
     for f in result.findings:
         properties = ",".join(
             [
-                f"file={_property(_path(f.path))}",
+                f"file={escape_property(_path(f.path))}",
                 f"line={f.line}",
                 f"col={f.column}",
                 f"endLine={f.end_line}",
                 f"endColumn={f.end_column}",
-                f"title={_property(f.code)}",
+                f"title={escape_property(f.code)}",
             ]
         )
-        lines.append(f"::error {properties}::{_data(f.message)}")
+        lines.append(f"::error {properties}::{escape_data(f.message)}")
     for error in result.errors:
-        message = _data(f"could not be analysed: {error.reason}")
-        lines.append(f"::error file={_property(_path(error.path))},title=acp-migrate::{message}")
+        message = escape_data(f"could not be analysed: {error.reason}")
+        lines.append(f"::error file={escape_property(_path(error.path))},title=acp-migrate::{message}")
     return "".join(line + "\n" for line in lines)

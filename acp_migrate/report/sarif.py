@@ -28,7 +28,7 @@ TOOL_URI = "https://pypi.org/project/acp-migrate/"
 SRCROOT = "%SRCROOT%"
 
 
-def _artifact(path: str) -> dict[str, Any]:
+def artifact(path: str) -> dict[str, Any]:
     if os.path.isabs(path):
         return {"uri": Path(path).as_uri()}
     return {"uri": quote(path.replace(os.sep, "/")), "uriBaseId": SRCROOT}
@@ -72,7 +72,7 @@ def sarif_log(result: RunResult, rules: Sequence[RuleInfo], *, cwd: str | None =
             "locations": [
                 {
                     "physicalLocation": {
-                        "artifactLocation": _artifact(f.path),
+                        "artifactLocation": artifact(f.path),
                         "region": {
                             "startLine": f.line,
                             "startColumn": f.column,
@@ -91,10 +91,32 @@ def sarif_log(result: RunResult, rules: Sequence[RuleInfo], *, cwd: str | None =
         {
             "level": "error",
             "message": {"text": f"could not be analysed: {error.reason}"},
-            "locations": [{"physicalLocation": {"artifactLocation": _artifact(error.path)}}],
+            "locations": [{"physicalLocation": {"artifactLocation": artifact(error.path)}}],
         }
         for error in result.errors
     ]
+    invocation = {
+        "executionSuccessful": not notifications,
+        "toolExecutionNotifications": notifications,
+    }
+    return sarif_document(
+        "acp-migrate",
+        [_descriptor(rule) for rule in rules],
+        results,
+        invocation,
+        cwd=cwd,
+    )
+
+
+def sarif_document(
+    tool: str,
+    descriptors: list[dict[str, Any]],
+    results: list[dict[str, Any]],
+    invocation: dict[str, Any],
+    *,
+    cwd: str | None,
+) -> dict[str, Any]:
+    """The log around one run's rule descriptors, results and invocation (also the probe's)."""
     root = Path(cwd if cwd is not None else os.getcwd()).absolute().as_uri().rstrip("/") + "/"
     return {
         "$schema": SCHEMA_URI,
@@ -103,16 +125,14 @@ def sarif_log(result: RunResult, rules: Sequence[RuleInfo], *, cwd: str | None =
             {
                 "tool": {
                     "driver": {
-                        "name": "acp-migrate",
+                        "name": tool,
                         "version": __version__,
                         "semanticVersion": __version__,
                         "informationUri": TOOL_URI,
-                        "rules": [_descriptor(rule) for rule in rules],
+                        "rules": descriptors,
                     }
                 },
-                "invocations": [
-                    {"executionSuccessful": not notifications, "toolExecutionNotifications": notifications}
-                ],
+                "invocations": [invocation],
                 "originalUriBaseIds": {SRCROOT: {"uri": root}},
                 "columnKind": "unicodeCodePoints",
                 "results": results,
