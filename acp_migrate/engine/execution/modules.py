@@ -44,10 +44,10 @@ def candidate_paths(module: str, importer: PurePath) -> list[PurePath]:
 
 def file_system_modules(importer: str) -> ModuleSource:
     """Modules read from the files next to (and above) the file at `importer`."""
-    start = Path(importer).absolute()
 
     def source(module: str, importing: str | None) -> tuple[str, bytes] | None:
-        for candidate in candidate_paths(module, Path(importing) if importing else start):
+        # (a Path only when asked: a run makes one source per file of the tree)
+        for candidate in candidate_paths(module, Path(importing or importer).absolute()):
             try:
                 return str(candidate), Path(candidate).read_bytes()
             except OSError:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import chain, islice
 
-from acp_migrate.engine.analysis import analyze_source
+from acp_migrate.engine.analysis import analyze_source, load_analysis, may_contain_legacy
 from acp_migrate.engine.execution.discover import DiscoveryOptions, PathError, iter_files, under
 from acp_migrate.engine.execution.files import FileAccessError, describe_os_error, read_source, write_atomic
 from acp_migrate.engine.execution.modules import file_system_modules
@@ -27,7 +27,7 @@ from acp_migrate.settings import DEFAULT_SETTINGS, ProjectFacts, RuleSettings
 __all__ = ["FileJob", "Mode", "RunResult", "companions_to_write", "display_path", "process_file", "process_paths", "run"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen (never changed, though): a run makes one per file
 class FileJob:
     path: str  # absolute, for I/O
     display_path: str  # relative to the current directory, for output and findings
@@ -35,6 +35,12 @@ class FileJob:
     settings: RuleSettings = DEFAULT_SETTINGS
     report_unused_suppressions: bool = False
     project: ProjectFacts | None = None  # None: decided after the run (engine/execution/project.py)
+
+    def at(self, path: str, cwd: str) -> FileJob:
+        """This job for the file at `path`, shown relative to `cwd`."""
+        return FileJob(
+            path, display_path(path, cwd), self.mode, self.settings, self.report_unused_suppressions, self.project
+        )
 
 
 
@@ -242,10 +248,12 @@ def _internal_error(exc: Exception) -> str:
 
 
 # Parallelism. Screening a file (read, prefilter) costs microseconds; analysing one that
-# passes costs milliseconds. A run of POOL_MIN_FILES or more sends its paths in batches
-# to worker processes (engine/execution/pool.py) while the walk goes on; clean files come back as
-# bare display paths (pickling thousands of outcomes would cost more than screening).
-# A smaller run is processed here: it never pays for starting workers.
+# passes costs milliseconds, and LibCST's import more. A run of POOL_MIN_FILES or more
+# sends its paths in batches to worker processes (engine/execution/pool.py) that screen
+# them while the walk goes on; clean files come back as bare display paths (pickling
+# thousands of outcomes would cost more than screening). The candidates come back as
+# paths: once the walk is over, this process imports the analysis once and workers
+# forked from it analyse them, sharing that import. A smaller run stays here.
 POOL_MIN_FILES = 32
 BATCH_FILES = 64
 
@@ -261,40 +269,61 @@ def process_paths(
     head = list(islice(paths, POOL_MIN_FILES))
     if workers < 2 or len(head) < POOL_MIN_FILES:
         for path in chain(head, paths):
-            yield process_file(replace(template, path=path, display_path=display_path(path, cwd)))
+            yield process_file(template.at(path, cwd))
         return
-    died: list[str] = []
+    candidates: list[FileJob] = []
+    died: list[FileJob] = []
     batches = _chunks(chain(head, paths), BATCH_FILES)
-    for batch, result in run_in_workers(functools.partial(_process_batch, template, cwd), batches, workers):
+    for batch, result in run_in_workers(functools.partial(_screen_batch, template, cwd), batches, workers):
         if result is WORKER_DIED:
-            died += batch
+            died += (template.at(path, cwd) for path in batch)
             continue
-        clean, others = result
+        clean, others, found = result
         yield from map(FileOutcome, clean)
         yield from others
-    # A worker died (a native crash) and took its pool's batches with it: each of their
+        candidates += (template.at(path, cwd) for path in found)
+    if len(candidates) < 2:
+        yield from map(process_file, candidates)
+    else:
+        load_analysis()  # once, here: the workers forked next share it
+        for job, outcome in run_in_workers(process_file, candidates, workers):
+            if outcome is WORKER_DIED:
+                died.append(job)
+            else:
+                yield outcome
+    # A worker died (a native crash) and took its pool's items with it: each of their
     # files goes again, alone in a process, so only a file that kills it is lost.
-    for path in sorted(died):
-        job = replace(template, path=path, display_path=display_path(path, cwd))
+    for job in sorted(died, key=lambda job: job.path):
         for _, outcome in run_in_workers(process_file, [job], 1):
             if outcome is WORKER_DIED:
                 outcome = FileOutcome(path=job.display_path, error="internal error: the analysis crashed its process")
             yield outcome
 
 
-def _process_batch(template: FileJob, cwd: str, paths: list[str]) -> tuple[list[str], list[FileOutcome]]:
-    """In a worker: (display paths of the files with nothing to say, the other outcomes)."""
+def _screen_batch(
+    template: FileJob, cwd: str, paths: list[str]
+) -> tuple[list[str], list[FileOutcome], list[str]]:
+    """In a worker: (display paths of the files with nothing to say, the outcomes of the
+    others the prefilter clears, the paths of the candidates, analysed afterwards)."""
     clean: list[str] = []
     others: list[FileOutcome] = []
+    candidates: list[str] = []
     for path in paths:
         if stop_requested():
             break
-        outcome = process_file(replace(template, path=path, display_path=display_path(path, cwd)))
+        try:
+            source: bytes | None = read_source(path)
+        except Exception:
+            source = None  # process_file reads it again and says why
+        if source is not None and may_contain_legacy(source):
+            candidates.append(path)
+            continue
+        outcome = process_file(template.at(path, cwd), source)
         if outcome == FileOutcome(path=outcome.path):
             clean.append(outcome.path)
         else:
             others.append(outcome)
-    return clean, others
+    return clean, others, candidates
 
 
 def _chunks(items: Iterable[str], size: int) -> Iterator[list[str]]:
