@@ -48,7 +48,7 @@ async def _drive_every_session_path(tmp_path: Path) -> None:
         await agent.cancel(sid)
         await agent.close_session(forked)
         await agent.close_session(sid)
-        await agent.settle(quiet=0.1)
+        await agent.drain()  # every late notification read
 
         replies = [u["update"]["content"]["text"] for u in agent.session_updates(kind="agent_message_chunk")]
         assert replies == ["echo: hello", "ran /web with 'agent client protocol'"]
