@@ -15,7 +15,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from support.acp_stdio import FROM_AGENT, TO_AGENT, AgentProcess
+
+pytestmark = pytest.mark.slow  # the command, then the example agents over stdio
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "legacy_agent"
 CLI = Path(sys.executable).parent / "acp-migrate"

@@ -5,7 +5,10 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from support.acp_stdio import FROM_AGENT, TO_AGENT, AgentProcess
+
+pytestmark = pytest.mark.slow  # the example agent over stdio
 
 AGENT = Path(__file__).resolve().parents[1] / "examples" / "legacy_agent" / "agent.py"
 

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from hardening_support import LEGACY_SNIPPETS, run_cli, snapshot
 
+pytestmark = pytest.mark.slow  # the installed command on crafted and oversized trees
+
 GOOD = LEGACY_SNIPPETS[0].encode()
 
 

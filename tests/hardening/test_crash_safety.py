@@ -32,7 +32,10 @@ FILES = 60
 ROUNDS = 10
 TEMP_FILE = re.compile(r"(^|/)\.[^/]+\.acp-migrate\.tmp$")
 
-pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX signals and sessions")
+pytestmark = [
+    pytest.mark.skipif(os.name != "posix", reason="POSIX signals and sessions"),
+    pytest.mark.slow,  # real signals on real runs of the command
+]
 
 
 def make_tree(root: Path) -> dict[str, tuple[bytes, bytes]]:
