@@ -12,6 +12,7 @@ written), never after a sleep: the same points are hit on a loaded machine.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -112,10 +113,11 @@ def test_sigkill_at_any_point_leaves_old_or_new_content(tmp_path: Path, template
             start_new_session=True,
         )
         act_when(process, tree, expected, point)
-        if to_group:
-            os.killpg(process.pid, signal.SIGKILL)
-        else:
-            os.kill(process.pid, signal.SIGKILL)  # the parent only: its workers must follow
+        with contextlib.suppress(ProcessLookupError):  # a run that ended first: all is new
+            if to_group:
+                os.killpg(process.pid, signal.SIGKILL)
+            else:
+                os.kill(process.pid, signal.SIGKILL)  # the parent only: its workers must follow
         process.wait()
         if not session_ended(process.pid):
             os.killpg(process.pid, signal.SIGKILL)
@@ -189,10 +191,11 @@ def stop_and_check(process: subprocess.Popen, tree: Path, expected, stop: str, l
     """Send the stop, then: the run ends (quietly, 130 or 143, no process left) with
     every file whole and no temp file."""
     number, to_group, exit_code = STOPS[stop]
-    if to_group:
-        os.killpg(process.pid, number)
-    else:
-        os.kill(process.pid, number)
+    with contextlib.suppress(ProcessLookupError):  # a run that ended first: all is new
+        if to_group:
+            os.killpg(process.pid, number)
+        else:
+            os.kill(process.pid, number)
     try:
         _, errors = process.communicate(timeout=HANG_GUARD)
     except subprocess.TimeoutExpired:
