@@ -6,6 +6,8 @@ import os
 import shutil
 import tempfile
 
+import pytest
+
 _cache_home = tempfile.mkdtemp(prefix="acp-migrate-tests-cache-")
 
 
@@ -16,3 +18,11 @@ def pytest_configure() -> None:
 
 def pytest_unconfigure() -> None:
     shutil.rmtree(_cache_home, ignore_errors=True)
+
+
+@pytest.hookimpl(trylast=True)  # after the other hooks have marked their tests
+def pytest_collection_modifyitems(items: list) -> None:
+    # The slow tests first: spread over the workers while the quick ones fill the gaps,
+    # instead of one long test ending the run alone on one core (stable: same order
+    # in every xdist worker).
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

@@ -670,6 +670,7 @@ def test_paths_are_relative_to_the_current_directory(repo: Path) -> None:
     assert patch.stdout.startswith(b"--- a/pkg/agent.py\n+++ b/pkg/agent.py\n")
 
 
+@pytest.mark.slow  # the command and git on the whole example, in processes
 def test_the_example_agent_migrates_the_same_by_diff_and_by_fix(tmp_path: Path) -> None:
     example = Path(__file__).resolve().parents[1] / "examples" / "legacy_agent"
     copies = [git_repo(tmp_path / "by_diff"), git_repo(tmp_path / "by_fix")]

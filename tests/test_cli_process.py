@@ -16,6 +16,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+pytestmark = pytest.mark.slow  # the installed command, in a process per call
+
 EXECUTABLE = Path(sys.executable).parent / "acp-migrate"
 ANSI = re.compile(rb"\x1b\[[0-9;]*[mK]")
 SCHEMA = json.loads((Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text())

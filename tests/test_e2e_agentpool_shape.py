@@ -32,6 +32,8 @@ from support import acp_raw
 from support.acp_raw import FROM_AGENT, TO_AGENT, Frame, RawAgent
 from support.sdk_venv import sdk_env, sdk_python
 
+pytestmark = pytest.mark.slow  # the command, then agents on the SDK 0.6.3 virtualenv
+
 SDK = "0.6.3"
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "agentpool_shape"
 CLI = Path(sys.executable).parent / "acp-migrate"

@@ -17,6 +17,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # the command and the example's own test suite, in processes
+
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "legacy_agent"
 CLI = Path(sys.executable).parent / "acp-migrate"
 PASSED = re.compile(r"^(tests/\S+\.py::\S+) PASSED", re.MULTILINE)

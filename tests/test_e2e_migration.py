@@ -15,7 +15,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from support.acp_stdio import FROM_AGENT, TO_AGENT, AgentProcess
+
+pytestmark = pytest.mark.slow  # the command, then the example agents over stdio
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "legacy_agent"
 CLI = Path(sys.executable).parent / "acp-migrate"
@@ -67,8 +70,8 @@ async def drive_migrated(agent_path: Path, workdir: Path) -> dict[str, list[dict
         await agent.resume_session("paused-session")
         forked = await agent.fork_session(new_id)
         for session_id in (new_id, "stored-session", "paused-session", forked):
-            await agent.wait_for_commands(session_id, timeout=5)
-        await agent.settle(quiet=0.2)
+            await agent.wait_for_commands(session_id)
+        await agent.drain()  # every late notification read
 
         frames = agent.frames
         for request_at, (direction, request) in enumerate(frames):

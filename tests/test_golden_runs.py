@@ -25,6 +25,8 @@ from acp import RequestError
 from support.acp_stdio import FROM_AGENT, TO_AGENT, AgentProcess, AgentProcessError, Frame
 from support.sdk_venv import sdk_env, sdk_python
 
+pytestmark = pytest.mark.slow  # every rewire case's migrated agent, run over stdio
+
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN = REPO / "golden"
 LAUNCHER = REPO / "tests" / "support" / "serve_golden.py"

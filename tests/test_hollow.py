@@ -312,6 +312,7 @@ def test_padding_gives_check_something_to_hollow() -> None:
     assert len(hollowed) == len(HOLLOWABLE_GOLDEN) >= 40
 
 
+@pytest.mark.slow  # two analyses of every golden input
 @pytest.mark.parametrize("path", PYTHON_GOLDEN, ids=[f"{p.parent.parent.name}/{p.name}" for p in PYTHON_GOLDEN])
 def test_check_reports_what_the_whole_file_analysis_reports(path) -> None:
     source = path.read_bytes()
@@ -380,6 +381,7 @@ def test_a_libcst_syntax_error_is_reported_at_its_original_line(monkeypatch) -> 
     assert outcome(source, fix=False) == ("error", f"syntax error at line {line}, column 5: unsupported")
 
 
+@pytest.mark.slow  # two analyses of every golden input
 @pytest.mark.parametrize("path", PYTHON_GOLDEN, ids=[f"{p.parent.parent.name}/{p.name}" for p in PYTHON_GOLDEN])
 def test_fix_skipping_unrelated_definitions_writes_what_a_full_traversal_writes(path, monkeypatch) -> None:
     source = padded(path.read_bytes())

@@ -5,7 +5,10 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from support.acp_stdio import FROM_AGENT, TO_AGENT, AgentProcess
+
+pytestmark = pytest.mark.slow  # the example agent over stdio
 
 AGENT = Path(__file__).resolve().parents[1] / "examples" / "legacy_agent" / "agent.py"
 
@@ -48,7 +51,7 @@ async def _drive_every_session_path(tmp_path: Path) -> None:
         await agent.cancel(sid)
         await agent.close_session(forked)
         await agent.close_session(sid)
-        await agent.settle(quiet=0.1)
+        await agent.drain()  # every late notification read
 
         replies = [u["update"]["content"]["text"] for u in agent.session_updates(kind="agent_message_chunk")]
         assert replies == ["echo: hello", "ran /web with 'agent client protocol'"]

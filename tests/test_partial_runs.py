@@ -18,6 +18,8 @@ import pytest
 
 from support.acp_stdio import AgentProcess
 
+pytestmark = pytest.mark.slow  # the command, then the example agent over stdio
+
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "legacy_agent"
 CLI = Path(sys.executable).parent / "acp-migrate"
 CALL = "            slash_commands=skill_commands,\n"

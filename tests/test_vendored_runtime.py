@@ -32,6 +32,8 @@ from acp_migrate.report.text import render_fix
 from acp_migrate.engine.analysis.vendor import VENDORED_FILE, header_version, vendored_source
 from acp_migrate.settings import RuleSettings
 
+pytestmark = pytest.mark.slow  # the command, ruff, and agents on SDK virtualenvs
+
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
 CLI = Path(sys.executable).parent / "acp-migrate"

@@ -80,6 +80,7 @@ def test_a_visitor_that_declines_a_node_skips_its_children() -> None:
     assert_same_calls("def f():\n    return g(h(1))\n\nclass C:\n    def m(self): pass\n", skip=cst.FunctionDef)
 
 
+@pytest.mark.slow  # 60 generated programs
 @settings(max_examples=60, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
 @given(hypothesmith.from_node())
 def test_walk_calls_the_visitor_as_visit_does_on_generated_programs(source: str) -> None:

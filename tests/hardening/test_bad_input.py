@@ -8,11 +8,12 @@ import os
 import shutil
 import stat
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
 from hardening_support import LEGACY_SNIPPETS, run_cli, snapshot
+
+pytestmark = pytest.mark.slow  # the installed command on crafted and oversized trees
 
 GOOD = LEGACY_SNIPPETS[0].encode()
 
@@ -73,9 +74,8 @@ def test_ten_megabyte_generated_file_is_refused_quickly(tmp_path: Path) -> None:
     (tmp_path / "generated_clean.py").write_bytes(body)
     (tmp_path / "good.py").write_bytes(GOOD)
 
-    started = time.monotonic()
+    # Refused before parsing, by the size alone: parsing would outlast run_cli's guard.
     result = run_cli("fix", ".", cwd=tmp_path)
-    elapsed = time.monotonic() - started
 
     assert result.returncode == 2
     size = f"{len(legacy) / 2**20:.1f} MiB"
@@ -83,7 +83,6 @@ def test_ten_megabyte_generated_file_is_refused_quickly(tmp_path: Path) -> None:
     assert "Fixed good.py" in result.stdout
     assert (tmp_path / "generated.py").read_bytes() == legacy
     assert (tmp_path / "generated_clean.py").read_bytes() == body
-    assert elapsed < 30
 
 
 DEEP_FORMS = {

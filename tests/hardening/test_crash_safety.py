@@ -1,5 +1,8 @@
 """Crash safety and concurrency of `fix`, with real processes and real signals.
 
+Each signal is sent at a point the process shows (its handler installed, so many files
+written), never after a sleep: the same points are hit on a loaded machine.
+
 - A `fix` killed with SIGKILL at any point leaves every file with either its old or its
   new content (never truncated, never mixed), its pool workers die with it, and at
   most some `.<name>.*.acp-migrate.tmp` files stay behind (no PATH walk picks them up).
@@ -9,6 +12,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -17,11 +21,11 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from hardening_support import CLI, LEGACY_SNIPPETS, parses, run_cli, snapshot
+from support.processes import HANG_GUARD, rewritten, session_ended, wait_for_handler, wait_until
 
 from acp_migrate.engine.analysis.codemod import analyze_source
 
@@ -29,7 +33,10 @@ FILES = 60
 ROUNDS = 10
 TEMP_FILE = re.compile(r"(^|/)\.[^/]+\.acp-migrate\.tmp$")
 
-pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX signals and sessions")
+pytestmark = [
+    pytest.mark.skipif(os.name != "posix", reason="POSIX signals and sessions"),
+    pytest.mark.slow,  # real signals on real runs of the command
+]
 
 
 def make_tree(root: Path) -> dict[str, tuple[bytes, bytes]]:
@@ -57,50 +64,62 @@ def make_tree(root: Path) -> dict[str, tuple[bytes, bytes]]:
 
 
 @pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, tuple[bytes, bytes]], float]:
+def template(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, tuple[bytes, bytes]]]:
     root = tmp_path_factory.mktemp("template") / "tree"
     expected = make_tree(root)
-    # One complete run: its duration spreads the kill times; its result is the "new" content.
+    # One complete run: its result is the "new" content.
     trial = root.parent / "trial"
     shutil.copytree(root, trial)
-    started = time.monotonic()
     result = run_cli("fix", ".", cwd=trial)
-    duration = time.monotonic() - started
     assert result.returncode == 1 and result.stderr == "", result
     assert snapshot(trial) == {path: new for path, (_, new) in expected.items()}
-    return root, expected, duration
+    return root, expected
 
 
-def _wait_for_session_to_end(session: int, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(session, 0)
-        except ProcessLookupError:
-            return True
-        time.sleep(0.02)
-    return False
+def changed(expected: dict[str, tuple[bytes, bytes]]) -> dict[str, bytes]:
+    """The files a complete run rewrites: {path: new content}."""
+    return {path: new for path, (old, new) in expected.items() if new != old}
 
 
-def test_sigkill_at_random_points_leaves_old_or_new_content(tmp_path: Path, template) -> None:
-    root, expected, duration = template
-    rng = random.Random(2024)
+def act_when(process: subprocess.Popen, tree: Path, expected, point: str | int) -> bool:
+    """Wait until the run reaches `point`: "spawned" (at once), "started" (the command
+    caught SIGTERM: its start-up is under way) or a number of files rewritten. True if
+    the process is still running then (it may have finished before the last point)."""
+    if point == "started":
+        return wait_for_handler(process, signal.SIGTERM)
+    if point != "spawned":
+        targets = changed(expected)
+        wait_until(lambda: rewritten(tree, targets) >= point or process.poll() is not None, f"{point} files written")
+    return process.poll() is None
+
+
+# Where a kill lands, and whether it goes to the command alone (its workers must
+# follow) or to its whole group, as a CI timeout does: from before the interpreter
+# runs to the middle of the rewriting, each point one the process shows, not a time.
+KILLS = [
+    ("spawned", False), ("spawned", True), ("started", False), ("started", True),
+    (1, False), (1, True), (FILES // 3, False), (FILES // 3, True), (FILES * 2 // 3, False), (FILES * 2 // 3, True),
+]  # fmt: skip
+
+
+def test_sigkill_at_any_point_leaves_old_or_new_content(tmp_path: Path, template) -> None:
+    root, expected = template
     partial_rounds = 0
-    for round_index in range(ROUNDS):
+    for round_index, (point, to_group) in enumerate(KILLS):
         tree = tmp_path / f"round{round_index}"
         shutil.copytree(root, tree)
         process = subprocess.Popen(
             [str(CLI), "fix", "."], cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             start_new_session=True,
         )
-        # Spread over the run, start-up and LibCST's import included.
-        time.sleep(duration * (round_index + rng.random()) / ROUNDS)
-        if round_index % 2:
-            os.kill(process.pid, signal.SIGKILL)  # the parent only: its workers must follow
-        else:
-            os.killpg(process.pid, signal.SIGKILL)  # the whole group, as a CI timeout does
+        act_when(process, tree, expected, point)
+        with contextlib.suppress(ProcessLookupError):  # a run that ended first: all is new
+            if to_group:
+                os.killpg(process.pid, signal.SIGKILL)
+            else:
+                os.kill(process.pid, signal.SIGKILL)  # the parent only: its workers must follow
         process.wait()
-        if not _wait_for_session_to_end(process.pid, timeout=10):
+        if not session_ended(process.pid):
             os.killpg(process.pid, signal.SIGKILL)
             pytest.fail(f"round {round_index}: worker processes outlived the killed fix")
 
@@ -114,25 +133,26 @@ def test_sigkill_at_random_points_leaves_old_or_new_content(tmp_path: Path, temp
             new += content != old_content
         partial_rounds += 0 < new < FILES
 
-        if round_index == ROUNDS - 1:  # a killed run is simply run again
+        if round_index == len(KILLS) - 1:  # a killed run is simply run again
             result = run_cli("fix", ".", cwd=tree)
             assert result.returncode == 1 and result.stderr == ""
             files = snapshot(tree)
             assert all(files[path] == new_content for path, (_, new_content) in expected.items())
         shutil.rmtree(tree)
-    # The kills must have hit the rewriting itself, not only its start or its end.
-    assert partial_rounds >= 2, f"only {partial_rounds} of {ROUNDS} kills landed while files were rewritten"
+    # The kills must have hit the rewriting itself, not only its start or its end: six
+    # land once some files are written, each with a third of the run or more to go.
+    assert partial_rounds >= 2, f"only {partial_rounds} of {len(KILLS)} kills landed while files were rewritten"
 
 
 def test_two_fix_runs_at_once_end_fully_migrated(tmp_path: Path, template) -> None:
-    root, expected, _ = template
+    root, expected = template
     tree = tmp_path / "tree"
     shutil.copytree(root, tree)
     runs = [
         subprocess.Popen([str(CLI), "fix", "."], cwd=tree, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         for _ in range(2)
     ]
-    outputs = [run.communicate(timeout=120) for run in runs]
+    outputs = [run.communicate(timeout=HANG_GUARD) for run in runs]
     for run, (_, errors) in zip(runs, outputs, strict=True):
         assert run.returncode == 1 and errors == "", errors
     files = snapshot(tree)
@@ -146,7 +166,7 @@ def test_two_fix_runs_at_once_end_fully_migrated(tmp_path: Path, template) -> No
 @pytest.fixture(scope="module")
 def big_template(tmp_path_factory: pytest.TempPathFactory, template) -> tuple[Path, dict[str, tuple[bytes, bytes]]]:
     """The template and enough clean files for a big run (screened in batches by workers)."""
-    root, expected, _ = template
+    root, expected = template
     big = tmp_path_factory.mktemp("big") / "tree"
     shutil.copytree(root, big)
     expected = dict(expected)
@@ -167,61 +187,72 @@ STOPS = {
 }
 
 
+def stop_and_check(process: subprocess.Popen, tree: Path, expected, stop: str, label: str) -> None:
+    """Send the stop, then: the run ends (quietly, 130 or 143, no process left) with
+    every file whole and no temp file."""
+    number, to_group, exit_code = STOPS[stop]
+    with contextlib.suppress(ProcessLookupError):  # a run that ended first: all is new
+        if to_group:
+            os.killpg(process.pid, number)
+        else:
+            os.kill(process.pid, number)
+    try:
+        _, errors = process.communicate(timeout=HANG_GUARD)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        pytest.fail(f"{label}: the interrupted fix did not stop")
+    assert session_ended(process.pid), f"{label}: worker processes outlived the interrupted fix"
+    files = snapshot(tree)
+    assert set(files) == set(expected), label  # no temp file left behind
+    assert all(files[path] in (old, new) for path, (old, new) in expected.items()), label
+    finished = all(files[path] == new for path, (_, new) in expected.items())
+    assert process.returncode == exit_code or (finished and process.returncode == 1), (label, process.returncode, errors)
+    assert "Traceback" not in errors, (label, errors)
+
+
+def start_fix(tree: Path) -> subprocess.Popen:
+    return subprocess.Popen(
+        [str(CLI), "fix", "."], cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )
+
+
 @pytest.mark.parametrize("stop", STOPS)
 @pytest.mark.parametrize("size", ["small", "big"])
 def test_a_stopped_fix_stops_promptly_and_leaves_old_or_new_content(
     tmp_path: Path, template, big_template, size: str, stop: str
 ) -> None:
-    """Stopped by Ctrl-C or SIGTERM, the run must end in moments, quietly, with exit
-    code 130 or 143, every file whole, no temp file, no process left (a worker
-    interrupted inside a queue used to leave the run hanging; one killed by SIGTERM
-    left its temp file)."""
-    number, to_group, exit_code = STOPS[stop]
-    root, expected = big_template if size == "big" else template[:2]
-    duration = template[2]
-    rng = random.Random(130)
-    for round_index in range(5):
-        tree = tmp_path / f"round{round_index}"
+    """Stopped by Ctrl-C or SIGTERM in the middle of the rewriting (once the first file
+    is written, and once a third are), the run ends, quietly, with exit code 130 or
+    143, every file whole, no temp file, no process left (a worker interrupted inside
+    a queue used to leave the run hanging; one killed by SIGTERM left its temp file)."""
+    root, expected = big_template if size == "big" else template
+    for point in (1, FILES // 3):
+        tree = tmp_path / f"after{point}"
         shutil.copytree(root, tree)
-        process = subprocess.Popen(
-            [str(CLI), "fix", "."], cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-            start_new_session=True,
-        )
-        # After start-up (an interpreter interrupted while it starts prints a traceback).
-        time.sleep(0.3 + duration * (round_index + rng.random()) / 5)
-        if to_group:
-            os.killpg(process.pid, number)
-        else:
-            os.kill(process.pid, number)
-        try:
-            _, errors = process.communicate(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            pytest.fail(f"round {round_index}: the interrupted fix did not stop")
-        assert _wait_for_session_to_end(process.pid, timeout=10), "worker processes outlived the interrupted fix"
-        files = snapshot(tree)
-        assert set(files) == set(expected)  # no temp file left behind
-        assert all(files[path] in (old, new) for path, (old, new) in expected.items())
-        finished = all(files[path] == new for path, (_, new) in expected.items())
-        assert process.returncode == exit_code or (finished and process.returncode == 1), (process.returncode, errors)
-        assert "Traceback" not in errors, errors
+        process = start_fix(tree)
+        act_when(process, tree, expected, point)
+        stop_and_check(process, tree, expected, stop, f"after {point} files")
         shutil.rmtree(tree)
 
 
 # The command, its run replaced by one that is over at once, and a signal arriving in
-# the moment after it (while the code cache is saved): the window a stop signal used
-# to fall through, ending the command with a traceback.
+# the moment after it (while the report is flushed): the window a stop signal used to
+# fall through, ending the command with a traceback.
 SIGNAL_AFTER_THE_RUN = """
 import os, signal, sys
-import acp_migrate.cli as cli
+import acp_migrate.__main__ as entry
 
-def save():
+flush = entry._flush
+
+def flush_after_a_signal(code):
     os.kill(os.getpid(), int(sys.argv[1]))
     len("")  # a call: Python runs the signal's handler here
+    return flush(code)
 
-cli.run_command = lambda: 0
-cli.code_cache.save = save
-cli.main()
+entry._command = lambda: 0
+entry._flush = flush_after_a_signal
+entry.main()
 """
 
 
@@ -233,36 +264,23 @@ def test_a_signal_after_the_run_only_sets_the_exit_code(number: int) -> None:
     assert (result.returncode, result.stderr) == (128 + number, "")
 
 
-def _catches(pid: int, number: int) -> bool:
-    """Whether process `pid` has a handler for signal `number` (Linux: /proc/PID/status)."""
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return False
-    caught = next((line.split()[1] for line in status.splitlines() if line.startswith("SigCgt:")), "0")
-    return bool(int(caught, 16) >> (number - 1) & 1)
-
-
-def test_sigterm_during_start_up_ends_the_command_quietly(tmp_path: Path, template) -> None:
-    """Once the command takes SIGTERM over (first thing in its start-up), a SIGTERM ends
-    it with 143 and no traceback, and every file is old or new; the early parse server
-    goes with it. The signal is sent when the process shows its handler, not after a
-    sleep: before that no program can catch it (the interpreter is still starting)."""
-    root, expected = template[:2]
+@pytest.mark.parametrize(
+    "stop",
+    [
+        "ctrl-c",
+        "sigterm",
+        "sigterm to the command",
+    ],
+)
+def test_a_stop_during_start_up_ends_the_command_quietly(tmp_path: Path, template, stop: str) -> None:
+    """Once the command takes the stop signals over (first thing in its start-up), a
+    stop ends it with 130 or 143 and no traceback, and every file is old or new; the
+    processes it started go with it. The signal is sent when the process shows its
+    SIGTERM handler, not after a sleep: before that no program can catch it (the
+    interpreter is still starting)."""
+    root, expected = template
     tree = tmp_path / "tree"
     shutil.copytree(root, tree)
-    process = subprocess.Popen(
-        [str(CLI), "fix", "."], cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-        start_new_session=True,
-    )
-    while not _catches(process.pid, signal.SIGTERM) and process.poll() is None:
-        time.sleep(0.001)  # polling a state, not waiting for time to pass
-    os.kill(process.pid, signal.SIGTERM)
-    _, errors = process.communicate(timeout=60)
-    assert _wait_for_session_to_end(process.pid, timeout=10), "processes outlived the stopped start-up"
-    files = snapshot(tree)
-    assert set(files) == set(expected)
-    assert all(files[path] in (old, new) for path, (old, new) in expected.items())
-    finished = all(files[path] == new for path, (_, new) in expected.items())
-    assert process.returncode == 143 or (finished and process.returncode == 1), (process.returncode, errors)
-    assert "Traceback" not in errors, errors
+    process = start_fix(tree)
+    act_when(process, tree, expected, "started")
+    stop_and_check(process, tree, expected, stop, "during start-up")

@@ -24,6 +24,8 @@ from acp_migrate.engine.analysis.codemod import analyze_source
 from acp_migrate.engine.analysis.prefilter import TOKENS, may_contain_legacy
 from acp_migrate.findings import SourceError
 
+pytestmark = pytest.mark.slow  # generated programs by the hundred
+
 BOUNDED = settings(
     max_examples=50,
     deadline=None,
@@ -104,20 +106,25 @@ def with_legacy(program: str, data: st.DataObject) -> bytes:
     return program.encode("utf-8", "surrogatepass")
 
 
+# Built when first drawn: building the grammar's parser costs seconds, at every collection.
+GRAMMAR = st.deferred(hypothesmith.from_grammar)
+NODES = st.deferred(hypothesmith.from_node)
+
+
 @BOUNDED
-@given(hypothesmith.from_grammar(), st.data())
+@given(GRAMMAR, st.data())
 def test_programs_from_the_grammar(program: str, data: st.DataObject) -> None:
     check_fix_properties(with_legacy(program, data))
 
 
 @BOUNDED
-@given(hypothesmith.from_node(), st.data())
+@given(NODES, st.data())
 def test_programs_from_libcst_nodes(program: str, data: st.DataObject) -> None:
     check_fix_properties(with_legacy(program, data))
 
 
 @settings(BOUNDED, max_examples=30)
-@given(hypothesmith.from_grammar())
+@given(GRAMMAR)
 def test_programs_without_legacy_tokens_are_never_changed(program: str) -> None:
     source = program.encode("utf-8", "surrogatepass")
     for token in TOKENS:

@@ -56,3 +56,11 @@ def harness(aio: LoopThread, subprocess_agents: Any) -> Any:
     yield make
     for h in opened:
         aio.run(h.close())
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # The "subprocess" transport runs the agent over stdio: slow, as every real agent is.
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None and callspec.params.get("transport") == "subprocess":
+            item.add_marker(pytest.mark.slow)

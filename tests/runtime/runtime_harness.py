@@ -27,7 +27,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 
 TRANSPORTS = ["memory", "socket", "subprocess"]
-TIMEOUT = 15.0
+TIMEOUT = 120.0  # seconds; a safety net that only ends a wait that would never end
 
 
 class LoopThread:
@@ -41,7 +41,7 @@ class LoopThread:
 
     def close(self) -> None:
         self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(5)
+        self.thread.join(TIMEOUT)
 
 
 async def _with_timeout(coro: Awaitable[Any], timeout: float) -> Any:
@@ -161,7 +161,7 @@ async def open_memory(
 
     async def close() -> None:
         await h.conn.close()  # EOF for the agent, whose run_agent then returns
-        await asyncio.wait_for(task, 5)
+        await asyncio.wait_for(task, TIMEOUT)
 
     h._close = close
     if initialize:
@@ -186,7 +186,7 @@ async def open_socket(version: int, **agent_kwargs: Any) -> Harness:
     async def close() -> None:
         await h.conn.close()
         client_writer.close()
-        await asyncio.wait_for(task, 5)
+        await asyncio.wait_for(task, TIMEOUT)
         agent_writer.close()
 
     h._close = close
@@ -205,7 +205,7 @@ async def open_subprocess(
         str(script),
         *args,
         env={"PYTHONPATH": str(REPO)},
-        transport_kwargs={"stderr": stderr, "shutdown_timeout": 2.0},
+        transport_kwargs={"stderr": stderr, "shutdown_timeout": TIMEOUT},
         observers=[h.observe],
         use_unstable_protocol=True,
     )

@@ -206,7 +206,7 @@ def _thread_storm(adv: CommandAdvertiser, sid: str, params: dict[str, Any]) -> l
     for thread in threads:
         thread.join()
     for future in futures:
-        future.result(timeout=10)
+        future.result(timeout=60)
     return order
 
 

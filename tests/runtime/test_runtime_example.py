@@ -11,6 +11,8 @@ import pytest
 from acp import text_block
 from runtime_harness import REPO, open_subprocess
 
+pytestmark = pytest.mark.slow  # the example agent over stdio
+
 EXAMPLE = REPO / "examples" / "shim_agent" / "agent.py"
 DOC = REPO / "docs" / "runtime.md"
 

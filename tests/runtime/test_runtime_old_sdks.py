@@ -20,6 +20,8 @@ from typing import Any, Self
 
 import pytest
 
+pytestmark = pytest.mark.slow  # agents on virtualenvs of older SDK releases
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
 
 from sdk_venv import sdk_env, sdk_python
@@ -29,7 +31,7 @@ from acp_migrate.runtime import commands_to_wire
 HERE = Path(__file__).resolve().parent
 AGENT = HERE / "old_sdk_agent.py"
 RELEASES = ["0.4.9", "0.5.0", "0.6.3"]
-TIMEOUT = 30.0
+TIMEOUT = 120.0  # seconds; a safety net
 
 OWN = [
     {"name": "web", "description": "Search the web", "input": {"hint": "query"}},
@@ -66,7 +68,7 @@ class RawAgent:
         assert self.process.stdin is not None
         self.process.stdin.close()
         try:
-            await asyncio.wait_for(self.process.wait(), 10)
+            await asyncio.wait_for(self.process.wait(), TIMEOUT)
         except TimeoutError:
             self.process.kill()
             await self.process.wait()

@@ -64,7 +64,7 @@ class RawAgent:
         *,
         cwd: str | os.PathLike[str],
         env: Mapping[str, str],
-        timeout: float = 30.0,
+        timeout: float = 120.0,
     ) -> None:
         self.argv = [str(arg) for arg in argv]
         self.cwd = str(cwd)

@@ -117,7 +117,8 @@ class AgentProcess:
         python: Interpreter to use (defaults to the running one).
         cwd: Working directory of the agent, also the default session ``cwd``.
         env: Extra environment variables (the SDK passes a trimmed environment).
-        timeout: Seconds to wait for any single request.
+        timeout: Seconds to wait for any single request: a safety net for an agent
+            that never answers (a loaded machine makes a slow one slower).
     """
 
     def __init__(
@@ -127,7 +128,7 @@ class AgentProcess:
         python: str = sys.executable,
         cwd: str | os.PathLike[str] | None = None,
         env: Mapping[str, str] | None = None,
-        timeout: float = 5.0,
+        timeout: float = 60.0,
     ) -> None:
         self.script = Path(script).resolve()
         self.args = args
@@ -158,6 +159,8 @@ class AgentProcess:
                     cwd=self.cwd,
                     observers=[self._observe],
                     use_unstable_protocol=True,
+                    # After its input ends the agent exits by itself: not terminated after 2 s.
+                    transport_kwargs={"shutdown_timeout": self.timeout},
                 )
             )
         except BaseException:
@@ -173,7 +176,7 @@ class AgentProcess:
         finally:
             if self._stderr_task is not None:
                 with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
-                    await asyncio.wait_for(self._stderr_task, 1.0)
+                    await asyncio.wait_for(self._stderr_task, self.timeout)
 
     @property
     def stderr(self) -> str:
@@ -248,17 +251,13 @@ class AgentProcess:
         updates = await self.wait_for(lambda frames: command_updates(frames).get(session_id), timeout)
         return updates[-1]
 
-    async def settle(self, quiet: float = 0.2, timeout: float | None = None) -> None:
-        """Return once no frame has arrived for ``quiet`` seconds (late notifications)."""
-        async def _quiet() -> None:
-            while True:
-                seen = self._frame_seen
-                try:
-                    await asyncio.wait_for(seen.wait(), quiet)
-                except asyncio.TimeoutError:
-                    return
-
-        await self._call(_quiet(), timeout)
+    async def drain(self) -> None:
+        """End the agent's input and read all it wrote until it exits (by itself):
+        every late notification is in ``frames`` then, without waiting for quiet."""
+        assert self.process is not None and self.process.stdin is not None
+        self.process.stdin.write_eof()
+        await self._call(self.conn._conn._recv_task)  # the SDK's reader: at stdout's end
+        await self._call(self.process.wait())
 
     # -- internals -------------------------------------------------------------
 

@@ -42,11 +42,13 @@ def sdk_python(version: str, *extra: str) -> Path:
     root.mkdir(parents=True, exist_ok=True)
     target = root / tag
     python = target / "bin" / "python"
+    # One builder at a time per virtualenv (pytest-xdist workers, two test runs): the
+    # others wait on the lock, then find it complete.
     with open(root / f".{tag}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if (target / ".complete").exists():
             return python
-        shutil.rmtree(target, ignore_errors=True)
+        shutil.rmtree(target, ignore_errors=True)  # an interrupted build's
         building = Path(tempfile.mkdtemp(prefix=f".{tag}-", dir=root))
         try:
             venv.create(building, with_pip=True, symlinks=True)
@@ -57,16 +59,15 @@ def sdk_python(version: str, *extra: str) -> Path:
                 capture_output=True,
                 text=True,
             )
-            (building / ".complete").write_text(version)
-            # A venv's scripts name its folder: build it where it will live instead of moving it.
         except subprocess.CalledProcessError as exc:
             shutil.rmtree(building, ignore_errors=True)
             raise RuntimeError(f"installing agent-client-protocol=={version} failed:\n{exc.stderr}") from exc
         except BaseException:
             shutil.rmtree(building, ignore_errors=True)
             raise
-        building.rename(target)
+        building.rename(target)  # atomic; `.complete` last, once its paths are right
         _repoint(target, building)
+        (target / ".complete").write_text(version)
         return python
 
 
