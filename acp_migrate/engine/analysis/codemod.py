@@ -536,9 +536,9 @@ def load_analysis() -> None:
     import acp_migrate.engine.analysis.cleanup  # noqa: F401
     import acp_migrate.engine.analysis.hollow  # noqa: F401
     import acp_migrate.engine.analysis.traversal  # noqa: F401
-    import acp_migrate.rules.context  # noqa: F401
-    import acp_migrate.rules.shared.advertised  # noqa: F401
-    import acp_migrate.rules.shared.rewire  # noqa: F401
+    from acp_migrate.rules import load_code
+
+    load_code()
 
 
 def _analyze_candidate(
