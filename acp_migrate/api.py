@@ -141,7 +141,7 @@ class SourceReport:
         return 1 if any(not f.fixable for f in self.remaining) else 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RuleExample:
     before: str
     after: str | None = None
@@ -150,7 +150,7 @@ class RuleExample:
     resolved: str | None = None  # what a person writes for a finding fix leaves (not fix's output)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RuleInfo:
     """A rule's documentation, from its own module: what `acp-migrate rules CODE` shows."""
 

@@ -15,7 +15,6 @@ they take; `--help` is click's plain layout (no rich boxes: it reads at 80 colum
 with the options in sections as ruff's.
 """
 
-from __future__ import annotations
 
 import os
 import sys

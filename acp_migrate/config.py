@@ -45,7 +45,6 @@ from __future__ import annotations
 import difflib
 import os
 import re
-import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -157,7 +156,7 @@ def _underscore(key: str) -> str:
     return key.replace("-", "_")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)  # a default of other dataclasses' fields: hashable
 class SetupHandlersConfig:
     new: tuple[str, ...] | None = None
     load: tuple[str, ...] | None = None
@@ -165,7 +164,7 @@ class SetupHandlersConfig:
     fork: tuple[str, ...] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class FileConfig:
     """The keys of `[tool.acp-migrate]`, validated; None: not set."""
 
@@ -186,7 +185,7 @@ FILE_KEYS = (*(_hyphenate(f.name) for f in fields(FileConfig)),)
 SETUP_HANDLER_KEYS = (*(f.name for f in fields(SetupHandlersConfig)),)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Overrides:
     """Command-line (or API) values; None: not given, the file or the default decides.
 
@@ -225,7 +224,7 @@ class Overrides:
         return cls(**keywords)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Options:
     """Everything a run needs once the file and the flags are merged."""
 
@@ -269,6 +268,8 @@ def _has_section(path: Path) -> bool:
 
 
 def _parse(path: Path, raw: bytes | None = None) -> dict[str, Any]:
+    import tomllib  # here: most runs read no configuration of ours
+
     try:
         text = (raw if raw is not None else path.read_bytes()).decode("utf-8")
         return tomllib.loads(text)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)  # hashable: sets of findings
 class Finding:
     """One place in one file that a rule reports.
 

@@ -18,7 +18,7 @@ class Mode(StrEnum):
     FIX = "fix"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class FileError:
     """A file or PATH that could not be analysed; `path` is the display path."""
 
@@ -26,7 +26,7 @@ class FileError:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CompanionFile:
     """A file a fixed source needs beside it (the vendored runtime shim), written by fix
     before the source. `original`: its bytes before (None: new); `content` is kept in

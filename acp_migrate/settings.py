@@ -8,7 +8,7 @@ from typing import Literal
 
 
 # Plain frozen dataclasses: `config` validates what users write before building these.
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)  # a default of other dataclasses' fields: hashable
 class SetupHandlers:
     """Method names of the session setup handlers on an agent class (SDK 0.7+ and
     AgentPool spell them in snake_case, SDK 0.4-0.6 in camelCase)."""
@@ -19,7 +19,7 @@ class SetupHandlers:
     fork: tuple[str, ...] = ("fork_session", "forkSession")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)  # a default of other dataclasses' fields: hashable
 class RuleSettings:
     # Where migrated code imports the runtime shim from. VENDORED (the default): fix
     # writes the shim as one file next to the agent module (engine/analysis/vendor.py) and
@@ -48,7 +48,7 @@ VENDORED = "vendored"
 DEFAULT_SETTINGS = RuleSettings()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)  # a default of other dataclasses' fields: hashable
 class ProjectFacts:
     """What a run decided about the whole project before editing any file.
 

@@ -54,11 +54,3 @@ SUFFIXES: tuple[str, ...] = tuple(dict.fromkeys(suffix for rule in ALL_RULES for
 # imports binding them (engine/analysis/hollow.py).
 NAMES_LOOKED_UP = frozenset(name for rule in ALL_RULES for name in rule.names_looked_up)
 
-
-def load_code() -> None:
-    """Import the code the rules run, which their modules import only inside methods
-    (LibCST, the context, the shared code): a process forked afterwards shares it."""
-    import libcst  # noqa: F401
-
-    import acp_migrate.rules.context  # noqa: F401
-    from acp_migrate.rules.shared import advertised, kinds, legacy_tests, rewire  # noqa: F401

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from acp_migrate.rules.context import FileContext
 
 
-@dataclass(frozen=True)
+@dataclass
 class Example:
     """Code shown by the rule's docs and checked by the tests.
 

@@ -1,7 +1,7 @@
 """The analysis room's entry: everything the execution room (and the API) asks of it."""
 
-from acp_migrate.engine.analysis.codemod import analyze_source, load_analysis
+from acp_migrate.engine.analysis.codemod import analyze_source
 from acp_migrate.engine.analysis.prefilter import may_contain_legacy
 from acp_migrate.engine.analysis.vendor import is_vendored
 
-__all__ = ["analyze_source", "is_vendored", "load_analysis", "may_contain_legacy"]
+__all__ = ["analyze_source", "is_vendored", "may_contain_legacy"]

@@ -527,20 +527,6 @@ def _analyze_document(text: str, rules, *, path: str, encoding: str, report_filt
     return SourceAnalysis(findings=findings, remaining=findings, encoding=encoding)
 
 
-def load_analysis() -> None:
-    """Import what analysing a candidate needs (LibCST, the rules' code), so that
-    processes forked afterwards share it instead of each importing it."""
-    import libcst.native  # noqa: F401  (else loaded at the first parse)
-
-    import acp_migrate.cst.positions  # noqa: F401
-    import acp_migrate.engine.analysis.cleanup  # noqa: F401
-    import acp_migrate.engine.analysis.hollow  # noqa: F401
-    import acp_migrate.engine.analysis.traversal  # noqa: F401
-    from acp_migrate.rules import load_code
-
-    load_code()
-
-
 def _analyze_candidate(
     source: bytes,
     *,

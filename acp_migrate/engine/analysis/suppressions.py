@@ -32,7 +32,7 @@ _DOCUMENT_DIRECTIVE = re.compile(_DIRECTIVE, re.IGNORECASE)
 _MARKER = b"acp-migrate"
 
 
-@dataclass(frozen=True)
+@dataclass
 class EngineRule:
     """A code the engine itself reports (not a rule module): documented like one."""
 

@@ -54,7 +54,7 @@ DEFAULT_INCLUDE = tuple(f"*{suffix}" for suffix in SOURCE_SUFFIXES)
 DEFAULT_EXCLUDE = (*sorted(SKIPPED_DIR_NAMES), "*.egg-info")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)  # a default of other dataclasses' fields: hashable
 class DiscoveryOptions:
     """What a walk picks up. `root` anchors the globs that contain `/` (None: the current directory)."""
 
@@ -69,7 +69,7 @@ class DiscoveryOptions:
 DEFAULT_DISCOVERY = DiscoveryOptions()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PathError:
     """A PATH argument or a directory inside it that could not be looked at."""
 
@@ -353,7 +353,7 @@ class GitIgnore:
         return os.fsdecode(completed.stdout).rstrip("\n") if args[0] == "rev-parse" else os.fsdecode(completed.stdout)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _IgnoredIn:
     """One folder as git sees it: its path in the work tree and what is ignored there."""
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import chain, islice
 
-from acp_migrate.engine.analysis import analyze_source, load_analysis, may_contain_legacy
+from acp_migrate.engine.analysis import analyze_source
 from acp_migrate.engine.execution.discover import DiscoveryOptions, PathError, iter_files, under
 from acp_migrate.engine.execution.files import FileAccessError, describe_os_error, read_source, write_atomic
 from acp_migrate.engine.execution.modules import file_system_modules
@@ -248,12 +248,13 @@ def _internal_error(exc: Exception) -> str:
 
 
 # Parallelism. Screening a file (read, prefilter) costs microseconds; analysing one that
-# passes costs milliseconds, and LibCST's import more. A run of POOL_MIN_FILES or more
-# sends its paths in batches to worker processes (engine/execution/pool.py) that screen
-# them while the walk goes on; clean files come back as bare display paths (pickling
-# thousands of outcomes would cost more than screening). The candidates come back as
-# paths: once the walk is over, this process imports the analysis once and workers
-# forked from it analyse them, sharing that import. A smaller run stays here.
+# passes costs milliseconds, and LibCST's import a fraction of a second. A run of
+# POOL_MIN_FILES or more sends its paths in batches, while the walk goes on, to one
+# worker per core (engine/execution/pool.py), which screens them and analyses the
+# candidates it meets (importing LibCST at the first: the import overlaps the walk and
+# the other worker's screening); clean files come back as bare display paths
+# (pickling thousands of outcomes would cost more than screening). A smaller run stays
+# here: it never pays for starting workers.
 POOL_MIN_FILES = 32
 BATCH_FILES = 64
 
@@ -271,59 +272,38 @@ def process_paths(
         for path in chain(head, paths):
             yield process_file(template.at(path, cwd))
         return
-    candidates: list[FileJob] = []
-    died: list[FileJob] = []
+    died: list[str] = []
     batches = _chunks(chain(head, paths), BATCH_FILES)
-    for batch, result in run_in_workers(functools.partial(_screen_batch, template, cwd), batches, workers):
+    for batch, result in run_in_workers(functools.partial(_process_batch, template, cwd), batches, workers):
         if result is WORKER_DIED:
-            died += (template.at(path, cwd) for path in batch)
+            died += batch
             continue
-        clean, others, found = result
+        clean, others = result
         yield from map(FileOutcome, clean)
         yield from others
-        candidates += (template.at(path, cwd) for path in found)
-    if len(candidates) < 2:
-        yield from map(process_file, candidates)
-    else:
-        load_analysis()  # once, here: the workers forked next share it
-        for job, outcome in run_in_workers(process_file, candidates, workers):
-            if outcome is WORKER_DIED:
-                died.append(job)
-            else:
-                yield outcome
-    # A worker died (a native crash) and took its pool's items with it: each of their
+    # A worker died (a native crash) and took its pool's batches with it: each of their
     # files goes again, alone in a process, so only a file that kills it is lost.
-    for job in sorted(died, key=lambda job: job.path):
+    for path in sorted(died):
+        job = template.at(path, cwd)
         for _, outcome in run_in_workers(process_file, [job], 1):
             if outcome is WORKER_DIED:
                 outcome = FileOutcome(path=job.display_path, error="internal error: the analysis crashed its process")
             yield outcome
 
 
-def _screen_batch(
-    template: FileJob, cwd: str, paths: list[str]
-) -> tuple[list[str], list[FileOutcome], list[str]]:
-    """In a worker: (display paths of the files with nothing to say, the outcomes of the
-    others the prefilter clears, the paths of the candidates, analysed afterwards)."""
+def _process_batch(template: FileJob, cwd: str, paths: list[str]) -> tuple[list[str], list[FileOutcome]]:
+    """In a worker: (display paths of the files with nothing to say, the other outcomes)."""
     clean: list[str] = []
     others: list[FileOutcome] = []
-    candidates: list[str] = []
     for path in paths:
         if stop_requested():
             break
-        try:
-            source: bytes | None = read_source(path)
-        except Exception:
-            source = None  # process_file reads it again and says why
-        if source is not None and may_contain_legacy(source):
-            candidates.append(path)
-            continue
-        outcome = process_file(template.at(path, cwd), source)
+        outcome = process_file(template.at(path, cwd))
         if outcome == FileOutcome(path=outcome.path):
             clean.append(outcome.path)
         else:
             others.append(outcome)
-    return clean, others, candidates
+    return clean, others
 
 
 def _chunks(items: Iterable[str], size: int) -> Iterator[list[str]]:
