@@ -15,7 +15,8 @@ they take; `--help` is click's plain layout (no rich boxes: it reads at 80 colum
 with the options in sections as ruff's.
 """
 
-
+# (No `from __future__ import annotations` here: typer reads every option's annotation
+# at each start, and strings it would have to evaluate first.)
 import os
 import sys
 from dataclasses import dataclass, fields
