@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from acp_migrate.engine.execution import runner
-from acp_migrate.engine.execution.runner import FileJob, Mode, display_path, process_file, run
+from acp_migrate.engine.execution.runner import FileJob, display_path, process_file, run
+from acp_migrate.results import Mode
 from acp_migrate.findings import Finding, SourceAnalysis, SourceError
 
 

@@ -12,7 +12,6 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from itertools import chain
 from typing import TypeVar
 
 Item = TypeVar("Item")
@@ -24,7 +23,6 @@ class WorkerDied:
 
 
 WORKER_DIED = WorkerDied()
-_NONE = object()
 
 _stop = None  # in a worker: the run's stop event
 
@@ -40,24 +38,19 @@ def run_in_workers(
     function: Callable[[Item], Result], items: Iterable[Item], workers: int
 ) -> Iterator[tuple[Item, Result | WorkerDied]]:
     """(item, function(item)) for each of `items`, in completion order, computed in
-    `workers` processes forked at the first item; items are sent as `items` yields
-    them (a walk going on).
+    `workers` processes; items are sent as `items` yields them (a walk going on).
     WORKER_DIED stands for the result of an item whose process died, and of the items
     a pool broken by that death did not run: the caller decides what to do with them."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
     from concurrent.futures.process import BrokenProcessPool
 
-    items = iter(items)
-    first = next(items, _NONE)  # the pool forks once there is an item, with what is imported then
-    if first is _NONE:
-        return
     context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
     stop = context.Event()
     executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_init, initargs=(os.getpid(), stop))
     try:
         pending = {}
-        for item in chain([first], items):
+        for item in items:
             try:
                 pending[_submit(executor, function, item)] = item
             except BrokenProcessPool:

@@ -24,7 +24,7 @@ from acp_migrate.findings import Finding, SourceError
 from acp_migrate.results import CompanionFile, FileError, FileOutcome, Mode, RunResult
 from acp_migrate.settings import DEFAULT_SETTINGS, ProjectFacts, RuleSettings
 
-__all__ = ["FileJob", "Mode", "RunResult", "companions_to_write", "display_path", "process_file", "process_paths", "run"]
+__all__ = ["FileJob", "companions_to_write", "display_path", "process_file", "process_paths", "run"]
 
 
 @dataclass(slots=True)  # not frozen (never changed, though): a run makes one per file
