@@ -9,6 +9,17 @@ from typing import Literal
 
 # Plain frozen dataclasses: `config` validates what users write before building these.
 @dataclass(frozen=True, slots=True)  # a default of other dataclasses' fields: hashable
+class ProjectStyle:
+    """How the project writes Python, read from its own linter and formatter
+    configuration (`acp_migrate/style.py`): code `fix` generates or edits follows it."""
+
+    line_length: int = 88
+    quote: str = '"'  # the formatter's preferred string quote: '"' or "'"
+    # Top-level modules isort counts as first party (`known-first-party`, ruff's `src`).
+    first_party: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)  # a default of other dataclasses' fields: hashable
 class SetupHandlers:
     """Method names of the session setup handlers on an agent class (SDK 0.7+ and
     AgentPool spell them in snake_case, SDK 0.4-0.6 in camelCase)."""
@@ -30,6 +41,7 @@ class RuleSettings:
     # No rule reads it yet: the generated code defers to the version negotiated at run time.
     target_protocol: Literal[1, 2] = 1
     setup_handlers: SetupHandlers = field(default_factory=SetupHandlers)
+    style: ProjectStyle = field(default_factory=ProjectStyle)
     # Test files (globs matched against the file's path: `tests/**` is everything below a
     # folder named `tests`, `test_*.py` a file name): their tests of the removed field
     # are removed, never half-edited (ACP008).
