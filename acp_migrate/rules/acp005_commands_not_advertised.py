@@ -3,14 +3,14 @@ cannot move into the session setup handlers.
 
 Reported by `fix` in place of the ACP001/ACP002/ACP003 finding it could not fix:
 `rules/shared/rewire.py` cannot move the list safely (the value uses locals of
-`initialize`, it is advertised only under a condition, the class has no setup handler
-or nowhere to create or bind the advertiser, or the code is not an agent's
+`initialize`, it is advertised only under a condition, it awaits, the class has
+nowhere to create or bind the advertiser, or the code is not an agent's
 `initialize`, a method it calls, or a module constant it uses). Code that cannot be moved
 stays where it was: the keyword, its value and the locals feeding it are kept, and a
 `# acp-migrate: TODO` line goes above the statement (ACP007 keeps reporting it), so
 the project runs as before and the person has everything needed to finish: advertise
-the list per session (docs/runtime.md: `CommandAdvertiser.attach(..., always=...)`),
-then delete the keyword and the TODO.
+the list per session (docs/runtime.md: `CommandAdvertiser.advertise(...)`), then
+delete the keyword and the TODO.
 
 Resolving it, by the reason `fix` gave (docs/runtime.md, "API"):
 
@@ -18,11 +18,12 @@ Resolving it, by the reason `fix` gave (docs/runtime.md, "API"):
    `__init__` (or as a dataclass field), and call `bind(conn)` in `on_connect`, or
    first thing in `initialize` from the attribute holding the connection (never in
    `__init__`: an SDK factory calls it before the connection can send).
-2. Every session setup handler (`new_session`, `load_session`, `resume_session`,
-   `fork_session`) returns `self.advertiser.attach(response, session_id,
-   always=<the list>)`; load and resume pass the request's session id. A list built
-   from locals of `initialize` is built by a method both can call; a list advertised
-   only under a condition is passed under the same condition (`always=[]` otherwise).
+2. `initialize` gives it the list: `self.advertiser.advertise(<the list>)`, or a
+   function it calls at each session setup (`self.advertiser.advertise(self.commands)`).
+   The advertiser then sends every session set up on the connection (new, load, resume,
+   fork) its commands after the setup response; the handlers are not edited. A list
+   built from locals of `initialize` is built by a method the advertiser can call; a
+   list advertised only under a condition is advertised under the same condition.
    Lists the server already sends with `available_commands_update` stay: the shim
    merges the two.
 3. Where the code is not an agent's `initialize` (a helper building the response, as
@@ -84,14 +85,14 @@ class CommandsNotAdvertised(Rule):
                 "        self.advertiser.bind(conn)\n"
                 "\n"
                 "    async def initialize(self, protocol_version, **kwargs):\n"
+                "        self.advertiser.advertise(self.commands)\n"
                 "        return initialize_result()\n"
                 "\n"
                 "    async def new_session(self, cwd, **kwargs):\n"
-                "        response = NewSessionResponse(session_id=uuid.uuid4().hex)\n"
-                "        return self.advertiser.attach(response, always=self.commands)\n"
+                "        return NewSessionResponse(session_id=uuid.uuid4().hex)\n"
                 "\n"
                 "    async def load_session(self, cwd, session_id, **kwargs):\n"
-                "        return self.advertiser.attach(LoadSessionResponse(), session_id, always=self.commands)\n"
+                "        return LoadSessionResponse()\n"
             ),
         ),
     )

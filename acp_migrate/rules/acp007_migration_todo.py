@@ -6,7 +6,7 @@ code feeding it stay, so the server runs as before). The lint keeps failing unti
 person advertises those commands per session and deletes the comment.
 
 Resolving it: follow `acp-migrate rules ACP005` (a `CommandAdvertiser` bound to the
-connection, `attach(..., always=<the list>)` in every session setup handler; see
+connection and given the list in `initialize`, `advertise(<the list>)`; see
 docs/runtime.md), then delete the legacy keyword the comment sits above and the
 comment itself. To keep the legacy code on purpose for now, replace the TODO with a
 suppression (`# acp-migrate: ignore[ACP001]` on the keyword's line) so the decision
@@ -48,9 +48,12 @@ class MigrationTodo(Rule):
                 "\n"
                 "\n"
                 "class Agent:  # `commands` is advertised per session now (acp-migrate rules ACP005)\n"
+                "    async def initialize(self, protocol_version, **kwargs):\n"
+                "        self.advertiser.advertise(self.commands)\n"
+                "        return build()\n"
+                "\n"
                 "    async def new_session(self, cwd, **kwargs):\n"
-                "        response = NewSessionResponse(session_id=uuid.uuid4().hex)\n"
-                "        return self.advertiser.attach(response, always=self.commands)\n"
+                "        return NewSessionResponse(session_id=uuid.uuid4().hex)\n"
             ),
         ),
         Example(before="# acp-migrate: ignore[ACP004]\nx = 1  # slash_commands\n", flagged=False),

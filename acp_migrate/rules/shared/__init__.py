@@ -7,8 +7,10 @@ share imports LibCST, so a rule imports it inside the methods that run it:
 
 - `shared.advertised`: recognising the legacy factories, and `remove_advertised` /
   `keep_advertised`, the one path every way of setting the field takes (ACP001-003);
-- `shared.rewire`: the fix behind `remove_advertised`, moving a removed list into the
-  agent's session setup handlers;
+- `shared.rewire`: the fix behind `remove_advertised`, handing a removed list to the
+  agent's `CommandAdvertiser`, which advertises it to every session
+  (`shared.project_classes` reads classes across files, `shared.runtime_import` adds
+  the shim's import, `shared.generated` lays generated calls out in the project's style);
 - `shared.kinds`: what an expression holds (capabilities, an initialize result, their
   dicts), for the rules that find the field set or read;
 - `shared.legacy_tests`: which tests are about the removed field (ACP008; every rule
@@ -39,6 +41,9 @@ NOT_ADVERTISED_RULE = "ACP005"  # the follow-up of a list fix cannot move
 # The runtime shim's class: the rewire asks whether a file imports it already, though
 # the file's code need not mention it (`Rule.names_looked_up`).
 ADVERTISER_CLASS = "CommandAdvertiser"
+# The agent's attribute holding it: `self.command_advertiser.advertise(...)` in migrated
+# code, `agent.command_advertiser.commands()` in rewritten tests.
+ADVERTISER = "command_advertiser"
 
 # Tests of the removed behaviour (`shared.legacy_tests`): ACP008 removes them, and in
 # them no other rule reports or edits.

@@ -11,13 +11,11 @@ class WindowsAgent:
         self.command_advertiser = CommandAdvertiser().bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.advertise(self.load_commands)
         caps = AgentCapabilities(
             load_session=True,
         )
         return InitializeResponse(protocol_version=protocol_version, agent_capabilities=caps)
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
-        return self.command_advertiser.attach(
-            NewSessionResponse(session_id="s1"),
-            always=self.load_commands(),
-        )
+        return NewSessionResponse(session_id="s1")

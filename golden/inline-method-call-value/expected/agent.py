@@ -22,6 +22,7 @@ class SkillAgent:
         return self._bridge.as_available_commands()
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.advertise(self.get_skill_commands)
         return InitializeResponse.create(
             protocol_version=protocol_version,
             name="skill-agent",
@@ -30,7 +31,4 @@ class SkillAgent:
         )
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
-        return self.command_advertiser.attach(
-            NewSessionResponse(session_id="s1"),
-            always=self.get_skill_commands(),
-        )
+        return NewSessionResponse(session_id="s1")

@@ -17,6 +17,7 @@ class AliasedAgent:
         self.command_advertiser.bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> schema.InitializeResponse:
+        self.command_advertiser.advertise(self.catalog)
         caps = schema.AgentCapabilities.create(load_session=True)
         return schema.InitializeResponse(protocol_version=protocol_version, agent_capabilities=caps)
 
@@ -24,10 +25,7 @@ class AliasedAgent:
         await self._conn.session_update(
             "s1", CommandsUpdate(session_update="available_commands_update", available_commands=self.catalog())
         )
-        return self.command_advertiser.attach(
-            schema.NewSessionResponse(session_id="s1"),
-            always=self.catalog(),
-        )
+        return schema.NewSessionResponse(session_id="s1")
 
     async def refresh(self, session_id: str) -> None:
         await self._conn.session_update(session_id, helpers.update_available_commands(self.catalog()))

@@ -12,18 +12,18 @@ from acp_migrate.runtime import CommandAdvertiser
 class AttrsAgent:
     conn: AgentSideConnection
     sessions: dict = attrs.field(factory=dict)
-    command_advertiser: CommandAdvertiser = attrs.field(factory=CommandAdvertiser, init=False, repr=False)
+    command_advertiser: CommandAdvertiser = attrs.field(
+        factory=CommandAdvertiser, init=False, repr=False
+    )
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
         self.command_advertiser.bind(self.conn)
+        self.command_advertiser.advertise(self.commands)
         return InitializeResponse.create(protocol_version=protocol_version)
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
         self.sessions[cwd] = True
-        return self.command_advertiser.attach(
-            NewSessionResponse(session_id=cwd),
-            always=self.commands(),
-        )
+        return NewSessionResponse(session_id=cwd)
 
     def commands(self) -> list:
         return [AvailableCommand(name="web", description="Search")]

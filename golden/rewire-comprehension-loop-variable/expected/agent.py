@@ -16,6 +16,9 @@ class ComprehensionAgent:
         self.command_advertiser.bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.advertise(
+            lambda: [AvailableCommand(name=c, description=c) for c in self.names]
+        )
         for c in self.names:
             assert c
         return InitializeResponse.create(
@@ -23,7 +26,4 @@ class ComprehensionAgent:
         )
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
-        return self.command_advertiser.attach(
-            NewSessionResponse(session_id=cwd),
-            always=[AvailableCommand(name=c, description=c) for c in self.names],
-        )
+        return NewSessionResponse(session_id=cwd)

@@ -33,7 +33,9 @@ class PoolAgent(ACPAgent):
     _skill_bridge: Any = field(init=False, default_factory=SkillBridge)
     """Bridge for exposing skill commands as ACP slash commands."""
 
-    command_advertiser: CommandAdvertiser = field(default_factory=CommandAdvertiser, init=False, repr=False)
+    command_advertiser: CommandAdvertiser = field(
+        default_factory=CommandAdvertiser, init=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         self.tasks: set[Any] = set()
@@ -45,6 +47,7 @@ class PoolAgent(ACPAgent):
     async def initialize(self, params: InitializeRequest) -> InitializeResponse:
         """Initialize the agent and negotiate capabilities."""
         self.command_advertiser.bind(self.client)
+        self.command_advertiser.advertise(self.get_skill_commands)
         version = min(params.protocol_version, self.PROTOCOL_VERSION)
         return InitializeResponse.create(
             protocol_version=version,
@@ -60,39 +63,21 @@ class PoolAgent(ACPAgent):
             raise
         else:
             self.tasks.add(session.send_available_commands_update())
-            return self.command_advertiser.attach(
-                NewSessionResponse(
-                    session_id=session_id,
-                    # the handler's own comment stays with its argument
-                    config_options=None,
-                ),
-                always=self.get_skill_commands(),
+            return NewSessionResponse(
+                session_id=session_id,
+                # the handler's own comment stays with its argument
+                config_options=None,
             )
 
     async def load_session(self, params: LoadSessionRequest) -> LoadSessionResponse:
         session = self.sessions.get(params.session_id)
         if not session:
-            return self.command_advertiser.attach(
-                LoadSessionResponse(),
-                session_id=params.session_id,
-                always=self.get_skill_commands(),
-            )
+            return LoadSessionResponse()
         try:
             self.tasks.add(session.send_available_commands_update())
-            return self.command_advertiser.attach(
-                LoadSessionResponse(config_options=[]),
-                session_id=params.session_id,
-                always=self.get_skill_commands(),
-            )
+            return LoadSessionResponse(config_options=[])
         except Exception:
-            return self.command_advertiser.attach(
-                LoadSessionResponse(),
-                session_id=params.session_id,
-                always=self.get_skill_commands(),
-            )
+            return LoadSessionResponse()
 
     async def fork_session(self, params: ForkSessionRequest) -> ForkSessionResponse:
-        return self.command_advertiser.attach(
-            ForkSessionResponse(session_id=params.session_id + "-fork"),
-            always=self.get_skill_commands(),
-        )
+        return ForkSessionResponse(session_id=params.session_id + "-fork")

@@ -14,16 +14,14 @@ class FactoryAgent:
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
         self.command_advertiser.bind(self.conn)
+        self.command_advertiser.advertise(self.available)
         return InitializeResponse(
             protocol_version=protocol_version,
             agent_capabilities=AgentCapabilities(),
         )
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
-        return self.command_advertiser.attach(
-            NewSessionResponse(session_id=cwd),
-            always=self.available(),
-        )
+        return NewSessionResponse(session_id=cwd)
 
     def available(self) -> list:
         return [AvailableCommand(name="web", description="Search")]

@@ -16,13 +16,11 @@ class LambdaAgent:
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
         """Negotiate."""
         self.command_advertiser.bind(self._client)
+        self.command_advertiser.advertise(self.commands)
         return InitializeResponse.create(protocol_version=protocol_version)
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
-        return self.command_advertiser.attach(
-            NewSessionResponse(session_id=cwd),
-            always=self.commands(),
-        )
+        return NewSessionResponse(session_id=cwd)
 
     def commands(self) -> list:
         return [AvailableCommand(name="web", description="Search")]

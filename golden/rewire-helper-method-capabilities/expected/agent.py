@@ -34,20 +34,14 @@ class HelperAgent:
         return AgentCapabilities(load_session=True)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.advertise(self.skills)
         return InitializeResponse(
             protocol_version=min(protocol_version, PROTOCOL_VERSION),
             agent_capabilities=self._capabilities(),
         )
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
-        return self.command_advertiser.attach(
-            NewSessionResponse(session_id=uuid.uuid4().hex),
-            always=self.skills(),
-        )
+        return NewSessionResponse(session_id=uuid.uuid4().hex)
 
     async def load_session(self, cwd: str, session_id: str, **kwargs: Any) -> LoadSessionResponse:
-        return self.command_advertiser.attach(
-            LoadSessionResponse(),
-            session_id=session_id,
-            always=self.skills(),
-        )
+        return LoadSessionResponse()

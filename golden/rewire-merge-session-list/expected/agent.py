@@ -20,13 +20,11 @@ class MergingAgent:
         self.command_advertiser.bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.advertise(SKILLS)
         return InitializeResponse.create(protocol_version=protocol_version)
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
         session_id = cwd
         own = [AvailableCommand(name="help", description="Show help")]
         await self._conn.session_update(session_id, update_available_commands(own))
-        return self.command_advertiser.attach(
-            NewSessionResponse(session_id=session_id),
-            always=SKILLS,
-        )
+        return NewSessionResponse(session_id=session_id)

@@ -27,10 +27,8 @@ class ConstantAgent:
         self.command_advertiser.bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.advertise(SKILLS)
         return InitializeResponse(protocol_version=min(protocol_version, PROTOCOL_VERSION), agent_capabilities=CAPABILITIES)
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
-        return self.command_advertiser.attach(
-            NewSessionResponse(session_id=uuid.uuid4().hex),
-            always=SKILLS,
-        )
+        return NewSessionResponse(session_id=uuid.uuid4().hex)

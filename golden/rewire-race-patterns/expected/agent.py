@@ -25,15 +25,13 @@ class RacyAgent:
         self.command_advertiser.bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.advertise(self.commands_for)
         return InitializeResponse.create(protocol_version=protocol_version)
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
         session_id = "new"
         await self._conn.session_update(session_id=session_id, update=update_available_commands(self.commands_for()))
-        return self.command_advertiser.attach(
-            NewSessionResponse(session_id=session_id),
-            always=self.commands_for(),
-        )
+        return NewSessionResponse(session_id=session_id)
 
     async def load_session(self, cwd: str, session_id: str, **kwargs: Any) -> LoadSessionResponse:
         asyncio.create_task(
@@ -42,20 +40,12 @@ class RacyAgent:
                 AvailableCommandsUpdate(session_update="available_commands_update", available_commands=self.commands_for()),
             )
         )
-        return self.command_advertiser.attach(
-            LoadSessionResponse(),
-            session_id=session_id,
-            always=self.commands_for(),
-        )
+        return LoadSessionResponse()
 
     async def resume_session(self, cwd: str, session_id: str, **kwargs: Any) -> ResumeSessionResponse:
         asyncio.ensure_future(self._conn.session_update(session_id, update_available_commands(self.commands_for())))
         await asyncio.sleep(0)
-        return self.command_advertiser.attach(
-            ResumeSessionResponse(),
-            session_id=session_id,
-            always=self.commands_for(),
-        )
+        return ResumeSessionResponse()
 
     async def prompt(self, prompt: list, session_id: str, **kwargs: Any) -> None:
         # After a turn the registry may have changed: a publish de-duplicates it.

@@ -24,6 +24,7 @@ class OldSdkAgent:
 
     async def initialize(self, params: InitializeRequest) -> InitializeResponse:
         self.command_advertiser.bind(self._connection)
+        self.command_advertiser.advertise(self.skills)
         return InitializeResponse(
             protocolVersion=params.protocolVersion,
             agentCapabilities=AgentCapabilities(loadSession=True),
@@ -32,24 +33,12 @@ class OldSdkAgent:
     async def newSession(self, params: NewSessionRequest) -> NewSessionResponse:
         session_id = f"s{len(self._sessions)}"
         self._sessions.add(session_id)
-        return self.command_advertiser.attach(
-            NewSessionResponse(sessionId=session_id),
-            always=self.skills(),
-        )
+        return NewSessionResponse(sessionId=session_id)
 
     async def loadSession(self, params: LoadSessionRequest) -> LoadSessionResponse | None:
         if params.sessionId not in self._sessions:
-            return self.command_advertiser.attach(
-                None,
-                session_id=params.sessionId,
-                always=self.skills(),
-            )
+            return None
         self._sessions.add(params.sessionId)
-        return self.command_advertiser.attach(
-            None,
-            session_id=params.sessionId,
-            always=self.skills(),
-        )
 
     def skills(self) -> list:
         return [AvailableCommand(name="web", description="Search")]

@@ -17,13 +17,11 @@ class StdioAgent:
         self.command_advertiser.bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.advertise(lambda: self.skills)
         return InitializeResponse.create(protocol_version=protocol_version)
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
-        return self.command_advertiser.attach(
-            NewSessionResponse(session_id="stdio"),
-            always=self.skills,
-        )
+        return NewSessionResponse(session_id="stdio")
 
     @property
     def skills(self) -> list:

@@ -30,6 +30,7 @@ class SkillAgent:
         return [AvailableCommand(name="web", description="Search the web")]
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.advertise(self.get_skill_commands)
         return InitializeResponse.create(
             protocol_version=min(protocol_version, PROTOCOL_VERSION),
         )
@@ -37,32 +38,18 @@ class SkillAgent:
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
         session_id = uuid.uuid4().hex
         self._sessions.add(session_id)
-        return self.command_advertiser.attach(
-            NewSessionResponse(session_id=session_id),
-            always=self.get_skill_commands(),
-        )
+        return NewSessionResponse(session_id=session_id)
 
     async def load_session(self, cwd: str, session_id: str, **kwargs: Any) -> LoadSessionResponse:
         self._sessions.add(session_id)
-        return self.command_advertiser.attach(
-            LoadSessionResponse(),
-            session_id=session_id,
-            always=self.get_skill_commands(),
-        )
+        return LoadSessionResponse()
 
     async def resume_session(self, cwd: str, session_id: str, **kwargs: Any) -> ResumeSessionResponse:
         if session_id not in self._sessions:
             raise ValueError(session_id)
-        return self.command_advertiser.attach(
-            ResumeSessionResponse(),
-            session_id=session_id,
-            always=self.get_skill_commands(),
-        )
+        return ResumeSessionResponse()
 
     async def fork_session(self, cwd: str, session_id: str, **kwargs: Any) -> ForkSessionResponse:
         forked = uuid.uuid4().hex
         self._sessions.add(forked)
-        return self.command_advertiser.attach(
-            ForkSessionResponse(session_id=forked),
-            always=self.get_skill_commands(),
-        )
+        return ForkSessionResponse(session_id=forked)

@@ -12,17 +12,17 @@ from acp_migrate.runtime import CommandAdvertiser
 class SlotsAgent:
     conn: AgentSideConnection
     name: str = "slots"
-    command_advertiser: CommandAdvertiser = field(default_factory=CommandAdvertiser, init=False, repr=False)
+    command_advertiser: CommandAdvertiser = field(
+        default_factory=CommandAdvertiser, init=False, repr=False
+    )
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
         self.command_advertiser.bind(self.conn)
+        self.command_advertiser.advertise(self.commands)
         return InitializeResponse.create(protocol_version=protocol_version)
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
-        return self.command_advertiser.attach(
-            NewSessionResponse(session_id=cwd),
-            always=self.commands(),
-        )
+        return NewSessionResponse(session_id=cwd)
 
     def commands(self) -> list:
         return [AvailableCommand(name="web", description="Search")]

@@ -15,12 +15,10 @@ class SkillAgent:
         return [AvailableCommand(name="web", description="Search the web")]
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.advertise(self.commands)
         if protocol_version < 1:
             return InitializeResponse.create(protocol_version=0, slash_commands=self.commands())  # acp-migrate: ignore[ACP001]
         return InitializeResponse.create(protocol_version=1)
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
-        return self.command_advertiser.attach(
-            NewSessionResponse(session_id="s"),
-            always=self.commands(),
-        )
+        return NewSessionResponse(session_id="s")

@@ -11,13 +11,11 @@ class ChatAgent:
         self.command_advertiser = CommandAdvertiser().bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.advertise(self.chat_commands)
         return InitializeResponse.create(protocol_version=protocol_version)
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
-        return self.command_advertiser.attach(
-            NewSessionResponse(session_id="chat"),
-            always=self.chat_commands(),
-        )
+        return NewSessionResponse(session_id="chat")
 
     def chat_commands(self) -> list:
         return [AvailableCommand(name="web", description="Search")]
@@ -28,13 +26,11 @@ class CodeAgent(ChatAgent):
         super().on_connect(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.advertise(self.code_commands)
         return InitializeResponse.create(protocol_version=protocol_version)
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
-        return self.command_advertiser.attach(
-            NewSessionResponse(session_id="code"),
-            always=self.code_commands(),
-        )
+        return NewSessionResponse(session_id="code")
 
     def code_commands(self) -> list:
         return [AvailableCommand(name="test", description="Run the tests")]

@@ -16,30 +16,16 @@ class PlainAgent:
         self.command_advertiser.bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.advertise(self.registry.commands)
         capabilities = AgentCapabilities.create(load_session=True)
         return InitializeResponse(protocol_version=protocol_version, agent_capabilities=capabilities)
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
         if not cwd:
-            return self.command_advertiser.attach(
-                NewSessionResponse(session_id="default"),
-                always=self.registry.commands(),
-            )
-        return self.command_advertiser.attach(
-            NewSessionResponse(session_id=cwd),
-            always=self.registry.commands(),
-        )
+            return NewSessionResponse(session_id="default")
+        return NewSessionResponse(session_id=cwd)
 
     async def load_session(self, cwd: str, session_id: str, **kwargs: Any) -> None:
         if session_id == "gone":
-            return self.command_advertiser.attach(
-                None,
-                session_id=session_id,
-                always=self.registry.commands(),
-            )
+            return
         self.registry.restore(session_id)
-        return self.command_advertiser.attach(
-            None,
-            session_id=session_id,
-            always=self.registry.commands(),
-        )

@@ -20,6 +20,7 @@ class AgentPoolACPAgent:
         return [skill.to_acp_command() for skill in self.skills.values()]
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.advertise(self.get_skill_commands)
         version = min(protocol_version, PROTOCOL_VERSION)
 
         return InitializeResponse.create(
@@ -31,7 +32,4 @@ class AgentPoolACPAgent:
         )
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
-        return self.command_advertiser.attach(
-            NewSessionResponse(session_id=self.sessions.open(cwd)),
-            always=self.get_skill_commands(),
-        )
+        return NewSessionResponse(session_id=self.sessions.open(cwd))

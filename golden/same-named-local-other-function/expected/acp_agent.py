@@ -11,6 +11,7 @@ class SkillAgent:
         self.command_advertiser = CommandAdvertiser().bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.advertise(self.get_skill_commands)
         return InitializeResponse.create(
             protocol_version=protocol_version,
             name="skill-agent",
@@ -27,7 +28,4 @@ class SkillAgent:
                 available_commands=skill_commands,
             ),
         )
-        return self.command_advertiser.attach(
-            NewSessionResponse(session_id=session_id),
-            always=self.get_skill_commands(),
-        )
+        return NewSessionResponse(session_id=session_id)

@@ -21,14 +21,12 @@ class LocalCapsAgent:
         return list(SKILLS)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.advertise(self.skills)
         caps = AgentCapabilities(load_session=True)
         return InitializeResponse(protocol_version=PROTOCOL_VERSION, agent_capabilities=caps)
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
-        return self.command_advertiser.attach(
-            NewSessionResponse(session_id="local"),
-            always=self.skills(),
-        )
+        return NewSessionResponse(session_id="local")
 
 
 class ResponseFieldAgent:
@@ -41,11 +39,9 @@ class ResponseFieldAgent:
         self.command_advertiser.bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.advertise(SKILLS)
         response = InitializeResponse(protocol_version=PROTOCOL_VERSION, agent_capabilities=AgentCapabilities())
         return response
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
-        return self.command_advertiser.attach(
-            NewSessionResponse(session_id="response"),
-            always=SKILLS,
-        )
+        return NewSessionResponse(session_id="response")

@@ -19,16 +19,14 @@ class KwargsAgent:
         return [AvailableCommand(name="web", description="Search the web")]
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.advertise(self.skills)
         caps_kwargs = {
             "load_session": True,
         }
         return InitializeResponse(protocol_version=PROTOCOL_VERSION, agent_capabilities=AgentCapabilities(**caps_kwargs))
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
-        return self.command_advertiser.attach(
-            NewSessionResponse(session_id="kwargs"),
-            always=self.skills(),
-        )
+        return NewSessionResponse(session_id="kwargs")
 
 
 class SubscriptKwargsAgent:
@@ -41,11 +39,11 @@ class SubscriptKwargsAgent:
         self.command_advertiser.bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.advertise(
+            lambda: [AvailableCommand(name="test", description="Run the tests")]
+        )
         options = dict(load_session=True)
         return InitializeResponse.create(protocol_version=PROTOCOL_VERSION, **options)
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
-        return self.command_advertiser.attach(
-            NewSessionResponse(session_id="subscript"),
-            always=[AvailableCommand(name="test", description="Run the tests")],
-        )
+        return NewSessionResponse(session_id="subscript")

@@ -19,14 +19,12 @@ class SpreadAgent:
         return [AvailableCommand(name="web", description="Search the web")]
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.advertise(self.skills)
         caps = AgentCapabilities(load_session=True)
         return InitializeResponse(protocol_version=PROTOCOL_VERSION, agent_capabilities=caps)
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
-        return self.command_advertiser.attach(
-            NewSessionResponse(session_id="spread"),
-            always=self.skills(),
-        )
+        return NewSessionResponse(session_id="spread")
 
 
 class MixedSpreadAgent:
@@ -39,6 +37,9 @@ class MixedSpreadAgent:
         self.command_advertiser.bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.advertise(
+            lambda: [AvailableCommand(name="test", description="Run the tests")]
+        )
         return InitializeResponse.create(
             protocol_version=PROTOCOL_VERSION,
             **{
@@ -47,7 +48,4 @@ class MixedSpreadAgent:
         )
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
-        return self.command_advertiser.attach(
-            NewSessionResponse(session_id="mixed"),
-            always=[AvailableCommand(name="test", description="Run the tests")],
-        )
+        return NewSessionResponse(session_id="mixed")

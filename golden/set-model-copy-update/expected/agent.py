@@ -21,14 +21,12 @@ class CopyAgent:
         return [AvailableCommand(name="web", description="Search the web")]
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.advertise(self.skills)
         caps = BASE.model_copy()
         return InitializeResponse(protocol_version=PROTOCOL_VERSION, agent_capabilities=caps)
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
-        return self.command_advertiser.attach(
-            NewSessionResponse(session_id="copy"),
-            always=self.skills(),
-        )
+        return NewSessionResponse(session_id="copy")
 
 
 class PartialCopyAgent:
@@ -42,6 +40,9 @@ class PartialCopyAgent:
         self.command_advertiser.bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.advertise(
+            lambda: [AvailableCommand(name="test", description="Run tests")]
+        )
         response = InitializeResponse(protocol_version=PROTOCOL_VERSION)
         response.agent_capabilities = response.agent_capabilities.model_copy(
             update={"load_session": True},
@@ -50,7 +51,4 @@ class PartialCopyAgent:
         return response
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
-        return self.command_advertiser.attach(
-            NewSessionResponse(session_id="partial"),
-            always=[AvailableCommand(name="test", description="Run tests")],
-        )
+        return NewSessionResponse(session_id="partial")

@@ -19,14 +19,12 @@ class SetattrAgent:
         return [AvailableCommand(name="web", description="Search the web")]
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.advertise(self.skills)
         caps = AgentCapabilities(load_session=True)
         return InitializeResponse(protocol_version=PROTOCOL_VERSION, agent_capabilities=caps)
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
-        return self.command_advertiser.attach(
-            NewSessionResponse(session_id="setattr"),
-            always=self.skills(),
-        )
+        return NewSessionResponse(session_id="setattr")
 
 
 class FrozenAgent:
@@ -41,11 +39,11 @@ class FrozenAgent:
         self.command_advertiser.bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.advertise(
+            lambda: [AvailableCommand(name="test", description="Run the tests")]
+        )
         caps: AgentCapabilities = AgentCapabilities.model_construct(load_session=True)
         return InitializeResponse(protocol_version=PROTOCOL_VERSION, agent_capabilities=caps)
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
-        return self.command_advertiser.attach(
-            NewSessionResponse(session_id="frozen"),
-            always=[AvailableCommand(name="test", description="Run the tests")],
-        )
+        return NewSessionResponse(session_id="frozen")

@@ -16,13 +16,14 @@ class DictCallAgent:
         self.command_advertiser.bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> dict[str, Any]:
+        self.command_advertiser.advertise(lambda: [WEB])
         return {
             "protocolVersion": protocol_version,
             "agentCapabilities": dict(loadSession=True),
         }
 
     async def new_session(self, cwd: str, **kwargs: Any) -> dict[str, Any]:
-        return self.command_advertiser.attach({"sessionId": "dict-call"}, always=[WEB])
+        return {"sessionId": "dict-call"}
 
 
 class OuterDictCallAgent:
@@ -35,10 +36,11 @@ class OuterDictCallAgent:
         self.command_advertiser.bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> dict[str, Any]:
+        self.command_advertiser.advertise(lambda: [WEB])
         return dict(protocolVersion=protocol_version, agentCapabilities={"loadSession": False})
 
     async def new_session(self, cwd: str, **kwargs: Any) -> dict[str, Any]:
-        return self.command_advertiser.attach({"sessionId": "outer"}, always=[WEB])
+        return {"sessionId": "outer"}
 
 
 class KeySetAgent:
@@ -51,11 +53,12 @@ class KeySetAgent:
         self.command_advertiser.bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> dict[str, Any]:
+        self.command_advertiser.advertise(lambda: [WEB])
         result: dict[str, Any] = {"protocolVersion": protocol_version, "agentCapabilities": {"loadSession": True}}
         return result
 
     async def new_session(self, cwd: str, **kwargs: Any) -> dict[str, Any]:
-        return self.command_advertiser.attach({"sessionId": "key-set"}, always=[WEB])
+        return {"sessionId": "key-set"}
 
 
 def parse_old_result(raw: dict[str, Any]) -> Any:

@@ -11,6 +11,7 @@ class TabAgent:
 		self.command_advertiser = CommandAdvertiser().bind(conn)
 
 	async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+		self.command_advertiser.advertise(lambda: self.commands)
 		return InitializeResponse.create(
 			protocol_version=protocol_version,
 			name="tab-agent",
@@ -19,7 +20,4 @@ class TabAgent:
 		)
 
 	async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
-		return self.command_advertiser.attach(
-			NewSessionResponse(session_id="s1"),
-			always=self.commands,
-		)
+		return NewSessionResponse(session_id="s1")

@@ -22,23 +22,5 @@ class SkillAgent(SessionHandlers, AgentProtocol):
 
     async def initialize(self, params: Any) -> InitializeResponse:
         self.command_advertiser.bind(self.conn)
+        self.command_advertiser.advertise(lambda: self.skills)
         return InitializeResponse.create(protocol_version=1)
-
-    async def new_session(self, params):
-        return self.command_advertiser.attach(
-            await super().new_session(params),
-            always=self.skills,
-        )
-
-    async def load_session(self, params):
-        return self.command_advertiser.attach(
-            await super().load_session(params),
-            session_id=params.session_id,
-            always=self.skills,
-        )
-
-    def fork_session(self, cwd, session_id, *, mcp_servers=None, **kwargs):
-        return self.command_advertiser.attach(
-            super().fork_session(cwd, session_id, mcp_servers=mcp_servers, **kwargs),
-            always=self.skills,
-        )

@@ -13,13 +13,11 @@ class TinyAgent:
         self.command_advertiser = CommandAdvertiser().bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.advertise(self.commands)
         return InitializeResponse.create(protocol_version=protocol_version)
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
-        return self.command_advertiser.attach(
-            NewSessionResponse(session_id="s1"),
-            always=self.commands(),
-        )
+        return NewSessionResponse(session_id="s1")
 
     def commands(self) -> list:
         return [AvailableCommand(name="web", description="Search")]

@@ -1,0 +1,39 @@
+"""Statements the codemod writes, laid out as the project's formatter would (black and
+ruff agree on these simple calls): on one line when it fits the project's line length,
+else the arguments on one indented line, else one argument per line with a trailing
+comma. Not a rule: the rewire asks it.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from acp_migrate.settings import ProjectStyle
+
+
+def call_statement(target: str, func: str, args: list[str], *, depth: int, module: cst.Module, style: ProjectStyle) -> cst.BaseStatement:
+    """`<target><func>(<args>)` as a statement to insert `depth` blocks deep in `module`
+    (`target`: `"x = "`, `"x: T = "` or `""`); an argument's own continuation lines move in
+    with it."""
+    unit = module.default_indent
+    width = depth * len(unit.expandtabs(4))
+    head = f"{target}{func}("
+    flat = head + ", ".join(args) + ")"
+    if "\n" not in flat and width + len(flat) <= style.line_length:
+        return _parsed(flat, module)
+    joined = ", ".join(args)
+    if "\n" not in joined and width + len(unit.expandtabs(4)) + len(joined) <= style.line_length:
+        return _parsed(f"{head}\n{unit}{joined}\n)", module)
+    if len(args) == 1:  # one argument spanning lines (a multi-line list): hugged
+        return _parsed(f"{head}\n{_indented(args[0], unit)}\n)", module)
+    lines = "".join(f"{_indented(arg, unit)},\n" for arg in args)
+    return _parsed(f"{head}\n{lines})", module)
+
+
+def _indented(code: str, unit: str) -> str:
+    return "\n".join(unit + line if line.strip() else line for line in code.split("\n"))
+
+
+def _parsed(code: str, module: cst.Module) -> cst.BaseStatement:
+    # The module's own newline: inserted lines take the file's line endings.
+    return cst.parse_statement(code + "\n", config=module.config_for_parsing)

@@ -1,0 +1,170 @@
+"""Reading an agent class across the project's files: the classes it inherits from (in
+this module or another, `engine/execution/modules.py` finds the file) and the attribute
+holding its connection. Not a rule: the rewire asks it.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from acp_migrate.cst.names import ImportTable, last_part
+from acp_migrate.cst.walk import walk
+from acp_migrate.rules.context import FileContext, all_params
+
+# Types an attribute holding the agent's connection is annotated with, in the SDK
+# releases and their forks (AgentPool annotates it with the `Client` protocol).
+CONNECTION_TYPES = frozenset({"AgentSideConnection", "Client", "Connection"})
+CONNECTION_NAMES = frozenset({"conn", "connection", "client"})
+MAX_BASE_DEPTH = 6  # classes followed up an inheritance chain (and through re-exports)
+
+
+class Module:
+    """A module whose classes the rewire reads: this file, or another of the project."""
+
+    def __init__(self, identity: str | None, tree: cst.Module, imports: ImportTable) -> None:
+        self.identity = identity
+        self.tree = tree
+        self.imports = imports
+        self.classes = {s.name.value: s for s in tree.body if isinstance(s, cst.ClassDef)}
+
+    @classmethod
+    def of(cls, context: FileContext) -> Module:
+        return cls(None, context.module, context.imports)
+
+
+class _Imports(cst.CSTVisitor):
+    """Import statements of a module, not those inside its functions or classes."""
+
+    def __init__(self) -> None:
+        self.table = ImportTable()
+
+    def visit_Import(self, node: cst.Import) -> None:
+        self.table.add(node)
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        self.table.add(node)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return False
+
+
+def class_of(
+    context: FileContext, expression: cst.BaseExpression, module: Module, depth: int = 0
+) -> tuple[cst.ClassDef, Module] | None:
+    """The class `expression` names in `module`, defined there or imported from a file of
+    the project; None for anything else (an SDK's class, a name not found)."""
+    if isinstance(expression, cst.Name) and expression.value in module.classes:
+        return module.classes[expression.value], module
+    qualified = module.imports.resolve(expression)
+    if context.modules is None or qualified is None or depth > MAX_BASE_DEPTH:
+        return None
+    module_name, _, class_name = qualified.rpartition(".")
+    if not module_name:
+        return None
+    found = context.modules(module_name, module.identity)
+    if found is None:
+        return None
+    identity, source = found
+    try:
+        tree = cst.parse_module(source)
+    except (cst.ParserSyntaxError, RecursionError, UnicodeDecodeError):
+        return None
+    imports = _Imports()
+    walk(tree, imports)
+    other = Module(identity, tree, imports.table)
+    if class_name in other.classes:
+        return other.classes[class_name], other
+    if class_name in other.imports.bindings:  # re-exported, as packages' __init__ do
+        return class_of(context, cst.Name(class_name), other, depth + 1)
+    return None
+
+
+def connection_attribute(
+    context: FileContext, agent: cst.ClassDef, module: Module | None = None, depth: int = 0
+) -> str | None:
+    """The attribute of `self` that holds the connection: a class-level field annotated
+    with a connection type, or a connection parameter of `__init__` stored on `self`;
+    looked for in the class, then in the project's classes it inherits from."""
+    module = module or Module.of(context)
+
+    def is_connection(annotation: cst.BaseExpression) -> bool:
+        return _is_connection_type(module.imports, annotation)
+
+    if not isinstance(agent.body, cst.IndentedBlock):
+        return None
+    init = None
+    for statement in agent.body.body:
+        if isinstance(statement, cst.FunctionDef) and statement.name.value == "__init__":
+            init = statement
+        if isinstance(statement, cst.SimpleStatementLine) and isinstance(statement.body[0], cst.AnnAssign):
+            target = statement.body[0].target
+            if isinstance(target, cst.Name) and is_connection(statement.body[0].annotation.annotation):
+                return target.value
+    if init is not None and isinstance(init.body, cst.IndentedBlock):
+        attribute = _stored_connection(init, is_connection)
+        if attribute is not None:
+            return attribute
+    if depth >= MAX_BASE_DEPTH:
+        return None
+    for base in agent.bases:
+        found = class_of(context, base.value, module) if base.keyword is None else None
+        if found is not None:
+            attribute = connection_attribute(context, found[0], found[1], depth + 1)
+            if attribute is not None:
+                return attribute
+    return None
+
+
+def _stored_connection(init: cst.FunctionDef, is_connection) -> str | None:
+    """`attr` of `self.attr = conn` in `__init__`, where `conn` is a connection parameter."""
+    connections = {
+        param.name.value
+        for param in all_params(init.params)[1:]
+        if param.name.value in CONNECTION_NAMES or param.annotation is not None and is_connection(param.annotation.annotation)
+    }
+    for statement in init.body.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                target, value = small.targets[0].target, small.value
+            elif isinstance(small, cst.AnnAssign) and small.value is not None:
+                target, value = small.target, small.value
+            else:
+                continue
+            if (
+                isinstance(target, cst.Attribute)
+                and isinstance(target.value, cst.Name)
+                and target.value.value == "self"
+                and isinstance(value, cst.Name)
+                and value.value in connections
+            ):
+                return target.attr.value
+    return None
+
+
+def _is_connection_type(imports: ImportTable, annotation: cst.BaseExpression) -> bool:
+    found = False
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            nonlocal found
+            found = found or last_part(imports.resolve(node)) in CONNECTION_TYPES
+
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            nonlocal found
+            found = found or node.attr.value in CONNECTION_TYPES
+            return False
+
+        def visit_SimpleString(self, node: cst.SimpleString) -> None:
+            nonlocal found
+            try:
+                found = found or _is_connection_type(imports, cst.parse_expression(str(node.evaluated_value)))
+            except cst.ParserSyntaxError:
+                pass
+
+    walk(annotation, Names())
+    return found
