@@ -634,7 +634,11 @@ def _analyze_candidate(
         if edits.imports:
             from acp_migrate.engine.analysis.imports import add_imports
 
-            fixed = add_imports(fixed, edits.imports, lambda name: modules is not None and modules(name, None) is not None)
+            def first_party(name: str) -> bool:
+                # as the project's isort configuration says, else a module found in the project
+                return name in settings.style.first_party or modules is not None and modules(name, None) is not None
+
+            fixed = add_imports(fixed, edits.imports, first_party)
         new_bytes = fixed.bytes
         fixed_source = new_bytes if new_bytes != source else None
     kept_reports = {id(r) for r in reports}
