@@ -73,6 +73,7 @@ RUNS = (
     ),
     Run("rewire-factory-conn-in-init", "FactoryAgent(conn)", "new", "web"),
     Run("rewire-factory-lambda-stored-connection", "LambdaAgent(conn, name='lambda')", "new", "web"),
+    Run("rewire-handler-aliases", "AliasAgent()", "new load resume", "web"),
     Run("rewire-helper-method-capabilities", "HelperAgent()", "new load", "web test"),
     # not fork: its fork_session is a plain function, which no SDK can await
     Run("rewire-inherited-handlers-other-module", "SkillAgent(conn)", "new load", "web", module="pool.agent"),
@@ -87,8 +88,12 @@ RUNS = (
     ),
     Run("rewire-request-object-camelcase", "OldSdkAgent(conn)", "new load", "web", sdk="0.6.3"),
     Run("rewire-run-agent", "StdioAgent()", "new", "web"),
+    Run("rewire-line-length-120", "WideAgent(conn)", "new", "web"),
+    Run("rewire-line-length-79", "NarrowAgent(conn)", "new", "web"),
     Run("rewire-same-class", "SkillAgent()", "new load resume fork", "web"),
     Run("rewire-slots-dataclass", "SlotsAgent(conn)", "new", "web"),
+    # the subclass's own load_session, not the edited base's
+    Run("rewire-subclass-overrides-handler", "AppAgent()", "new load", "web", module="app"),
     Run("rewire-suppressed-occurrence-still-moves", "SkillAgent()", "new", "web"),
     Run("rewire-two-agent-classes", "ChatAgent()", "new", "web", module="agents"),
     Run("rewire-two-agent-classes", "CodeAgent()", "new", "test", module="agents"),
