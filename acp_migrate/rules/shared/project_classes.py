@@ -86,8 +86,9 @@ def connection_attribute(
     context: FileContext, agent: cst.ClassDef, module: Module | None = None, depth: int = 0
 ) -> str | None:
     """The attribute of `self` that holds the connection: a class-level field annotated
-    with a connection type, or a connection parameter of `__init__` stored on `self`;
-    looked for in the class, then in the project's classes it inherits from."""
+    with a connection type, or a connection parameter of `__init__` or `on_connect`
+    stored on `self`; looked for in the class, then in the project's classes it
+    inherits from."""
     module = module or Module.of(context)
 
     def is_connection(annotation: cst.BaseExpression) -> bool:
@@ -95,16 +96,16 @@ def connection_attribute(
 
     if not isinstance(agent.body, cst.IndentedBlock):
         return None
-    init = None
+    hooks = []
     for statement in agent.body.body:
-        if isinstance(statement, cst.FunctionDef) and statement.name.value == "__init__":
-            init = statement
+        if isinstance(statement, cst.FunctionDef) and statement.name.value in {"__init__", "on_connect"}:
+            hooks.append(statement)
         if isinstance(statement, cst.SimpleStatementLine) and isinstance(statement.body[0], cst.AnnAssign):
             target = statement.body[0].target
             if isinstance(target, cst.Name) and is_connection(statement.body[0].annotation.annotation):
                 return target.value
-    if init is not None and isinstance(init.body, cst.IndentedBlock):
-        attribute = _stored_connection(init, is_connection)
+    for hook in hooks:
+        attribute = _stored_connection(hook, is_connection) if isinstance(hook.body, cst.IndentedBlock) else None
         if attribute is not None:
             return attribute
     if depth >= MAX_BASE_DEPTH:
@@ -118,14 +119,18 @@ def connection_attribute(
     return None
 
 
-def _stored_connection(init: cst.FunctionDef, is_connection) -> str | None:
-    """`attr` of `self.attr = conn` in `__init__`, where `conn` is a connection parameter."""
+def _stored_connection(hook: cst.FunctionDef, is_connection) -> str | None:
+    """`attr` of `self.attr = conn` in `__init__` or `on_connect`, where `conn` is a
+    connection parameter (any parameter of `on_connect`: the SDK passes it the connection)."""
+    params = all_params(hook.params)[1:]
     connections = {
         param.name.value
-        for param in all_params(init.params)[1:]
-        if param.name.value in CONNECTION_NAMES or param.annotation is not None and is_connection(param.annotation.annotation)
+        for param in params
+        if param.name.value in CONNECTION_NAMES
+        or param.annotation is not None and is_connection(param.annotation.annotation)
+        or hook.name.value == "on_connect" and param is params[0]
     }
-    for statement in init.body.body:
+    for statement in hook.body.body:
         if not isinstance(statement, cst.SimpleStatementLine):
             continue
         for small in statement.body:

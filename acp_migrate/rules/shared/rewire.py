@@ -436,7 +436,16 @@ def _create_and_bind(
     elif on_connect is not None:
         created_in_on_connect = True
     else:
-        raise CannotRewire(f"class `{name}` has no `__init__` or `{CONNECTION_HOOK}(conn)` to create a {ADVERTISER_CLASS} in")
+        # The connection arrives in a base class (another file, another package): the
+        # advertiser is made and bound where every setup starts, first in `initialize`.
+        attribute = connection_attribute(context, agent)
+        if attribute is None:
+            raise CannotRewire(
+                f"class `{name}` has no `__init__` or `{CONNECTION_HOOK}(conn)` to create a {ADVERTISER_CLASS} in,"
+                " and inherits no connection attribute to bind one to"
+            )
+        me = _self_name(initialize)
+        return _statement(f"{me}.{ADVERTISER} = {ADVERTISER_CLASS}().bind({me}.{attribute})")
 
     if on_connect is not None:
         conn = _connection_param(on_connect)
