@@ -78,6 +78,7 @@ RUNS = (
     Run("rewire-helper-method-capabilities", "HelperAgent()", "new load", "web test"),
     # not fork: its fork_session is a plain function, which no SDK can await
     Run("rewire-inherited-handlers-other-module", "SkillAgent(conn)", "new load", "web", module="pool.agent"),
+    Run("rewire-list-uses-initialize-parameter", "ClientAwareAgent()", "new", "web"),
     Run("rewire-merge-session-list", "MergingAgent()", "new", "review", own={"new": "help"}),
     Run("rewire-module-constant-capabilities", "ConstantAgent()", "new", "web"),
     Run(

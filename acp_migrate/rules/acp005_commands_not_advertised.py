@@ -2,8 +2,8 @@
 cannot move into the session setup handlers.
 
 Reported by `fix` in place of the ACP001/ACP002/ACP003 finding it could not fix:
-`rules/shared/rewire.py` cannot move the list safely (the value uses locals of
-`initialize`, it is advertised only under a condition, it awaits, the class has
+`rules/shared/rewire.py` cannot move the list safely (the value uses locals of a
+method `initialize` calls, it is advertised only under a condition, it awaits, the class has
 nowhere to create or bind the advertiser, or the code is not an agent's
 `initialize`, a method it calls, or a module constant it uses). Code that cannot be moved
 stays where it was: the keyword, its value and the locals feeding it are kept, and a
@@ -22,8 +22,8 @@ Resolving it, by the reason `fix` gave (docs/runtime.md, "API"):
    function it calls at each session setup (`self.advertiser.advertise(self.commands)`).
    The advertiser then sends every session set up on the connection (new, load, resume,
    fork) its commands after the setup response; the handlers are not edited. A list
-   built from locals of `initialize` is built by a method the advertiser can call; a
-   list advertised only under a condition is advertised under the same condition.
+   built from locals of a helper is built by a method the advertiser can call; a list
+   advertised only under a condition is advertised under the same condition.
    Lists the server already sends with `available_commands_update` stay: the shim
    merges the two.
 3. Where the code is not an agent's `initialize` (a helper building the response, as

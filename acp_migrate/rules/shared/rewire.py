@@ -5,7 +5,7 @@ Not a rule: the fix that ACP001-003 removals call (`shared.advertised`) so that 
 a server advertised is lost. The list `E` was advertised for an agent class when it is
 in the class's `initialize`, in a method of the class that `initialize` calls directly
 (`agent_capabilities=self._capabilities()`: `E` may use `self` but not that method's
-locals, as from `initialize`), or in a module-level constant (`CAPS =
+locals), or in a module-level constant (`CAPS =
 AgentCapabilities(slash_commands=SKILLS)`) that the `initialize` of classes of the same
 module use, and nothing else in the module does (each such class is rewired). For
 each such class it edits the class to use the runtime shim:
@@ -19,7 +19,8 @@ each such class it edits the class to use the runtime shim:
   project). Never in `__init__`: an SDK factory calls it before the connection can send;
 - gives it the list first thing in `initialize`: `self.command_advertiser.advertise(E)`
   (`E` itself when it is a name or a call with no arguments, which the advertiser calls
-  at each setup; else `lambda: E`).
+  at each setup; else `lambda: E`); a list using `initialize`'s parameters or locals
+  is given as its value, just before the statement it was in.
 
 The setup handlers are not edited: the bound advertiser watches the connection, and
 after every successful setup response (new, load, resume, fork: whichever handler, of
@@ -69,13 +70,13 @@ def rewire(context: FileContext, origin: cst.BaseExpression) -> None:
     class (or classes) it was advertised for, or raise CannotRewire."""
     targets = _agent_classes(context)
     _check_unconditional(context)
-    _check_movable(origin, targets[0][2], targets[0][1])
+    at_site = _uses_locals(origin, targets[0][2], targets[0][1])
     # Every class's edits are computed before any is registered: a CannotRewire for one
     # leaves the tree alone.
     rewired = dict(context.rewired)
     plans = []
     for agent, initialize, _ in targets:
-        plan = _plan(context, agent, initialize, origin, rewired)
+        plan = _plan(context, agent, initialize, origin, rewired, at_site)
         if plan is not None:
             rewired[agent] = plan.origin_code
             plans.append(plan)
@@ -252,9 +253,11 @@ def _plan(
     initialize: cst.FunctionDef,
     origin: cst.BaseExpression,
     rewired: dict[cst.ClassDef, str],
+    at_site: bool,
 ) -> Wiring | None:
     """The edits for `agent`, None when it already advertises `origin`. `rewired`:
-    the classes rewired so far, this run's plans included."""
+    the classes rewired so far, this run's plans included. `at_site`: the list uses
+    `initialize`'s locals, so its value is advertised from where the list was."""
     done = rewired.get(agent)
     origin_code = context.code(origin, limit=10_000)
     if done is not None:
@@ -283,11 +286,16 @@ def _plan(
     else:
         wiring.owns_advertiser = False
     depth = _class_depth(context, agent) + 2  # the body of a method of the class
-    first.append(
-        call_statement("", f"{me}.{ADVERTISER}.advertise", [_advertised(context, origin)], depth=depth,
-                       module=context.module, style=context.settings.style)
+    given = context.code(origin, limit=10_000) if at_site else _advertised(context, origin)
+    advertise = call_statement(
+        "", f"{me}.{ADVERTISER}.advertise", [given], depth=depth, module=context.module, style=context.settings.style
     )
+    site = next((s for s in body.body if any(s is t for t in context.statements)), None) if at_site else None
     opening = body.body[0]
+    if site is None or site is opening or is_docstring(opening) and site is body.body[1]:
+        first.append(advertise)
+    else:  # its value, where the list was: the locals it uses are set there
+        wiring.before.append((site, [advertise]))
     if is_docstring(opening):
         wiring.after.append((opening, first))
     else:
@@ -327,11 +335,12 @@ def _contains_await(node: cst.CSTNode) -> bool:
 # -- checks ---------------------------------------------------------------------------
 
 
-def _check_movable(origin: cst.BaseExpression, home: cst.FunctionDef | None, initialize: cst.FunctionDef) -> None:
-    """The expression may only use `self` and module-level names: not the parameters
-    or locals of `home`, the method it is in (`initialize` or a method it calls)."""
+def _uses_locals(origin: cst.BaseExpression, home: cst.FunctionDef | None, initialize: cst.FunctionDef) -> bool:
+    """Whether the expression uses parameters or locals of `initialize` (then its value,
+    taken where the list was, is what every session gets). It may not use those of
+    another method `initialize` calls, which do not exist in `initialize`."""
     if home is None:  # a module-level constant: module-level names only
-        return
+        return False
     params = [p.name.value for p in all_params(home.params)]
     me = _self_name(home)
     local_names = set(params[1:] if me is not None else params) | _assigned_names(home)
@@ -339,11 +348,12 @@ def _check_movable(origin: cst.BaseExpression, home: cst.FunctionDef | None, ini
     walk(origin, counter)
     # A comprehension's or lambda's own variables are the expression's, not `initialize`'s.
     used = sorted((set(counter.counts) - _bound_inside(origin)) & local_names)
-    if used:
+    if used and home is not initialize:
         raise CannotRewire(f"it uses `{used[0]}`, which only exists inside `{home.name.value}`")
     own = _self_name(initialize)
     if me is not None and me != own and counter.counts.get(me):
         raise CannotRewire(f"it uses `{me}`, which `initialize` calls `{own}`")
+    return bool(used)
 
 
 def _bound_inside(expression: cst.BaseExpression) -> set[str]:
