@@ -82,16 +82,17 @@ class _Request:
 
 
 class _Session:
-    __slots__ = ("_key", "_wire", "always", "own", "request", "restore", "sent", "state")
+    __slots__ = ("_key", "_wire", "advertised", "always", "own", "request", "restore", "sent", "state")
 
     def __init__(self) -> None:
         self.state = _SETUP
         self.own: tuple[Command, ...] | None = None  # the session's own list (None: not said yet)
         self.always: tuple[Command, ...] = ()  # commands the session always advertises
+        self.advertised: tuple[Command, ...] = ()  # `advertise`'s, read at the last setup response
         self.sent: list[dict[str, Any]] = []  # list the client has (empty until told otherwise)
         self.request: _Request | None = None  # pending setup request while state is _SETUP
         self.restore: list[dict[str, Any]] | None = None  # what the client had, while an open session reloads
-        self._key: tuple[Any, Any, int] | None = None  # (own, always, version) _wire was rendered for
+        self._key: tuple[Any, Any, Any, int] | None = None  # (own, always, advertised, version) of _wire
         self._wire: list[dict[str, Any]] = []
 
 
@@ -160,6 +161,7 @@ class CommandAdvertiser:
         self._busy = False  # a drain is running or scheduled
         self._idle: asyncio.Future[None] | None = None  # resolved when the drain ends
         self._task: asyncio.Task[None] | None = None
+        self._source: Any = None  # what `advertise` was given
         # A plain attribute, not a bound method made on each access: cheap per
         # message and stable for ``in observers`` checks.
         self.observer = self._observe
@@ -220,6 +222,34 @@ class CommandAdvertiser:
         return self._version
 
     # ------------------------------------------------------------------ API
+
+    def advertise(self, commands: Any) -> CommandAdvertiser:
+        """Commands every session advertises after its own list: an iterable (re-read at
+        each setup response) or a zero-argument callable (called at each); returns ``self``.
+
+        The connection-level form of ``attach(..., always=...)``: handlers need no edit.
+        Items are :class:`Command`, wire dicts or SDK ``AvailableCommand`` models.
+        """
+        self._source = commands
+        return self
+
+    def commands(self, session_id: str | None = None) -> list[Any]:
+        """What ``session_id`` advertises: its own last list, then its ``always`` and the
+        advertised commands it lacks by name; with no session, the advertised ones alone.
+        Advertised items come back as given. Works before and without :meth:`bind`."""
+        session = None if session_id is None else self._sessions.get(session_id) or self._held.get(session_id)
+        head = [*(session.own or ()), *session.always] if session is not None else []
+        found, names = [], set()
+        for command in [*head, *self._read_advertised()]:
+            name = command.get("name") if isinstance(command, dict) else command.name
+            if name not in names:
+                names.add(name)
+                found.append(command)
+        return found
+
+    def _read_advertised(self) -> list[Any]:
+        source = self._source
+        return list((source() if callable(source) else source) or ())
 
     def attach(
         self,
@@ -439,6 +469,8 @@ class CommandAdvertiser:
             session = self._held.pop(session_id, None) or _Session()
             self._sessions[session_id] = session
         session.state, session.request, session.restore = _OPEN, None, None
+        if self._source is not None:
+            session.advertised = coerce_commands(self._read_advertised())
         # What the client got in the result is what it has now.
         field = result.get("availableCommands") if isinstance(result, dict) else None
         session.sent = field if isinstance(field, list) and self._field_allowed(kind == _LOAD) else []
@@ -506,10 +538,16 @@ class CommandAdvertiser:
         """The session's list on the wire: its own list, then its always commands."""
         key = session._key
         version = self._version
-        if key is not None and key[0] is session.own and key[1] is session.always and key[2] == version:
+        if (
+            key is not None
+            and key[0] is session.own
+            and key[1] is session.always
+            and key[2] is session.advertised
+            and key[3] == version
+        ):
             return session._wire
-        wire = _merged(session.own or (), session.always, version)
-        session._key, session._wire = (session.own, session.always, version), wire
+        wire = _merged(session.own or (), (*session.always, *session.advertised), version)
+        session._key, session._wire = (session.own, session.always, session.advertised, version), wire
         return wire
 
     def _set(self, session_id: str, own: Any = _KEEP, always: tuple[Command, ...] | None = None) -> bool:

@@ -1,0 +1,200 @@
+"""Slash commands per session for an ACP agent (acp-migrate's shim).
+
+A client drops a session/update for a session it does not know yet, so
+a session's commands may only follow its setup response. The SDK writes
+every message through one FIFO and tells its stream observers about a
+response once it is written: the advertiser watches the connection and
+sends each session its commands right behind its setup response.
+
+Wiring, once per connection::
+
+    advertiser = CommandAdvertiser()
+    advertiser.bind(conn)  # in on_connect, or first thing in initialize
+    advertiser.advertise(get_commands)  # a callable, or a list
+
+Once bound, every available_commands_update the server sends on the
+connection goes through the advertiser: that list, then the advertised
+commands it lacks by name, held until the session's setup response is
+out. Documentation: acp-migrate's docs/runtime.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+from typing import Any
+
+from acp.connection import Connection
+
+__all__ = ["CommandAdvertiser"]
+
+# Requests whose params name the session; new and fork results name it.
+_NAMED = ("session/load", "session/resume", "loadSession")
+_UNNAMED = ("session/new", "session/fork", "newSession")
+_CLOSE = "session/close"
+_UPDATE = "available_commands_update"
+# The setup request whose handler runs. SDK 0.7+ create handler tasks in
+# the receive loop, right after the observer has set this.
+_REQUEST: contextvars.ContextVar[Any] = contextvars.ContextVar(
+    "acp_command_advertiser_request",
+    default=None,
+)
+
+
+class CommandAdvertiser:
+    """Advertises slash commands per session on one ACP connection."""
+
+    def __init__(self) -> None:
+        self._source: Any = ()  # what advertise() was given
+        self._inner: Any = None  # the JSON-RPC connection, once bound
+        self._send: Any = None  # its own send_notification
+        self._lock = asyncio.Lock()  # one list on its way at a time
+        self._pending: dict[Any, tuple[str, Any]] = {}  # id: method, sid
+        self._setup: dict[str, Any] = {}  # held session: its request id
+        self._own: dict[str, list[Any]] = {}  # session: its own list
+        self._sent: dict[str, list[Any]] = {}  # open session: its list
+
+    def bind(self, conn: Any) -> CommandAdvertiser:
+        """Watch the agent's connection (binding it again does nothing)."""
+        if type(conn).__module__ == "unittest.mock":
+            return self  # a unit test's double: nothing goes on a wire
+        inner = conn
+        if not isinstance(inner, Connection):
+            inner = getattr(conn, "_conn", None)
+        if not isinstance(inner, Connection):
+            raise TypeError("bind the agent side once it has a connection")
+        if self._inner is inner:
+            return self
+        if self._inner is not None:
+            raise RuntimeError("already bound to another connection")
+        self._inner, self._send = inner, inner.send_notification
+        inner.send_notification = self._intercept
+        if hasattr(inner, "add_observer"):
+            inner.add_observer(self._observe)
+        else:  # a fork that only keeps the list
+            inner._observers.append(self._observe)
+        return self
+
+    def advertise(self, commands: Any) -> CommandAdvertiser:
+        """Commands every session gets: a list, or a callable giving one."""
+        self._source = commands
+        return self
+
+    def commands(self, session_id: str | None = None) -> list[Any]:
+        """The session's own last list, then the advertised ones it lacks."""
+        own = self._own.get(session_id, []) if session_id else []
+        return self._merged(own)
+
+    def _merged(self, own: list[Any]) -> list[Any]:
+        source = self._source
+        advertised = (source() if callable(source) else source) or ()
+        merged, names = [], set()
+        for command in [*own, *advertised]:
+            name = _name(command)
+            if name not in names:
+                names.add(name)
+                merged.append(command)
+        return merged
+
+    async def _intercept(self, method: str, params: Any = None) -> None:
+        update = params.get("update") if isinstance(params, dict) else None
+        kind = isinstance(update, dict) and update.get("sessionUpdate")
+        if method != "session/update" or kind != _UPDATE:
+            return await self._send(method, params)
+        sid = params.get("sessionId")
+        own = update.get("availableCommands") or []
+        if sid in self._setup or sid in self._sent:
+            self._own[sid] = own
+            return await self._flush(sid)  # does nothing while held
+        request = _REQUEST.get()
+        unnamed = (m in _UNNAMED for m, _ in self._pending.values())
+        if request in self._pending or any(unnamed):
+            # Maybe the session a setup request is opening: held.
+            self._own[sid] = own
+            self._setup[sid] = request if request in self._pending else None
+            return None
+        return await self._flush(sid, own)
+
+    def _observe(self, event: Any) -> Any:
+        message = event.message
+        method, request = message.get("method"), message.get("id")
+        if event.direction != "outgoing":
+            if method is None or "id" not in message:
+                return None
+            params = message.get("params")
+            sid = params.get("sessionId") if isinstance(params, dict) else None
+            setup = method in _NAMED or method in _UNNAMED
+            _REQUEST.set(request if setup else None)
+            if setup or method == _CLOSE:
+                named = method in _NAMED or method == _CLOSE
+                self._pending[request] = (method, sid if named else None)
+            if method in _NAMED and isinstance(sid, str):
+                self._setup[sid] = request
+            return None
+        if method is not None or request not in self._pending:
+            return None
+        method, sid = self._pending.pop(request)
+        result = message.get("result")
+        if "error" in message:
+            sid = None
+        elif method in _UNNAMED:
+            sid = result.get("sessionId") if isinstance(result, dict) else None
+        if method == _CLOSE:
+            for table in (self._own, self._sent, self._setup):
+                table.pop(sid, None)
+            return None
+        return self._settle(request, method, sid)
+
+    def _settle(self, request: Any, method: str, sid: Any) -> Any:
+        """A setup response is out; sid is the session it opened, or None."""
+        failed = sid is None
+        busy = any(m in _UNNAMED for m, _ in self._pending.values())
+        # Held without a request (SDK 0.4-0.6): a failed new or fork may
+        # have been theirs; once none is pending, they were nobody's.
+        settled = (failed and method in _UNNAMED) or not busy
+        forward = []
+        for held, link in list(self._setup.items()):
+            if held == sid:
+                del self._setup[held]
+            elif link == request or (link is None and settled):
+                del self._setup[held]  # not this request's session after all
+                if held not in self._sent:
+                    own = self._own.pop(held, [])
+                    if not failed:
+                        forward.append((held, own))
+        if failed:
+            return None
+        self._sent[sid] = []  # a session set up again starts empty
+        return self._flush_all(sid, forward)
+
+    async def _flush_all(self, sid: str, forward: list[Any]) -> None:
+        await self._flush(sid)
+        for held, own in forward:
+            await self._flush(held, own)
+
+    async def _flush(self, sid: str, forward: Any = None) -> None:
+        """Send the session its list (forward: one it never set up)."""
+        async with self._lock:
+            if forward is not None:
+                wire = [_dump(c) for c in self._merged(forward)]
+            elif sid in self._sent and sid not in self._setup:
+                wire = [_dump(c) for c in self.commands(sid)]
+                if wire == self._sent[sid]:
+                    return  # what the client has
+                self._sent[sid] = wire
+            else:
+                return  # held, or closed
+            update = {"sessionUpdate": _UPDATE, "availableCommands": wire}
+            params = {"sessionId": sid, "update": update}
+            await self._send("session/update", params)
+
+
+def _name(command: Any) -> Any:
+    return command.get("name") if isinstance(command, dict) else command.name
+
+
+def _dump(command: Any) -> dict[str, Any]:
+    """A command in wire form: dicts as they are, models dumped."""
+    if isinstance(command, dict):
+        return command
+    return command.model_dump(mode="json", by_alias=True, exclude_none=True)

@@ -1,0 +1,166 @@
+"""The vendored shim (`acp_migrate/runtime/vendored.py`, as `vendored_source()` writes it) on the
+wire: a migrated agent (tests/runtime/vendored_agent.py) on SDK 0.12.1 and on 0.4.9, 0.5.0 and
+0.6.3, each in its own virtualenv, acp-migrate not importable, driven in raw JSON-RPC.
+
+Per session, in wire order: its setup response, then one list (its own, then the advertised
+commands it lacks by name); the server's own update sent during the handler held until then;
+nothing for a failed setup; an identical list not sent again; a session the advertiser never
+saw set up gets the server's list merged at once; a closed session is forgotten.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any
+from unittest.mock import Mock
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from support.acp_raw import FROM_AGENT, RawAgent
+from support.sdk_venv import sdk_env, sdk_python
+
+from acp_migrate.engine.analysis.vendor import VENDORED_FILE, vendored_source
+
+HERE = Path(__file__).resolve().parent
+AGENT = HERE / "vendored_agent.py"
+NEW = [
+    {"name": "web", "description": "Search the web", "input": {"hint": "query"}},
+    {"name": "test", "description": "Run the tests"},
+]
+SKILL = {"name": "skill", "description": "A skill"}
+TEST = {"name": "test", "description": "Also an own command"}
+LOAD = [{"name": "resume-work", "description": "Pick up where the session stopped"}]
+
+
+def frames_of(agent: RawAgent, session_id: str) -> list[Any]:
+    """The session's setup responses (by method) and commands lists, in wire order."""
+    methods = {m["id"]: m["method"] for d, m in agent.frames if d != FROM_AGENT and "id" in m and "method" in m}
+    seen = []
+    for direction, message in agent.frames:
+        if direction != FROM_AGENT:
+            continue
+        params = message.get("params") or {}
+        update = params.get("update") or {}
+        if update.get("sessionUpdate") == "available_commands_update" and params.get("sessionId") == session_id:
+            seen.append(update.get("availableCommands", "MISSING"))
+        elif "method" not in message and message.get("id") in methods:
+            method = methods[message["id"]]
+            asked = next(m for d, m in agent.frames if d != FROM_AGENT and m.get("id") == message["id"])
+            named = (message.get("result") or {}).get("sessionId") or asked["params"].get("sessionId")
+            if named == session_id and method.startswith("session/"):
+                assert "availableCommands" not in (message.get("result") or {})  # results are not edited
+                seen.append(method if "result" in message else method + " failed")
+    return seen
+
+
+async def drive(python: Path, folder: Path, modern: bool, *args: str) -> tuple[RawAgent, dict[str, Any]]:
+    env = {**sdk_env(), "PYTHONPATH": str(folder)}  # the vendored file alone, no acp-migrate
+    async with RawAgent([python, AGENT, *args], cwd=folder, env=env) as agent:
+        await agent.request("initialize", {"protocolVersion": 1, "clientCapabilities": {}})
+        setup = {"cwd": "/", "mcpServers": []}
+        for cwd in ("/", "/fail", "/quiet"):
+            answer = await agent.request("session/new", {**setup, "cwd": cwd})
+            assert ("error" in answer) == (cwd == "/fail"), answer
+        await agent.request("session/load", {**setup, "sessionId": "s-1"})
+        await agent.request("session/load", {**setup, "sessionId": "stored"})
+        await agent.request("session/load", {**setup, "cwd": "/fail", "sessionId": "lost"})
+        # The server's own list for an open session: merged and sent; the same again: nothing.
+        for _ in range(2):
+            await agent.request("_send", {"sessionId": "s-3", "commands": [{"name": "plan", "description": "Plan"}]})
+        await agent.request("_send", {"sessionId": "elsewhere", "commands": []})  # never set up here
+        if modern:
+            await agent.request("session/resume", {**setup, "sessionId": "s-3"})
+            fork = await agent.request("session/fork", {**setup, "sessionId": "s-3"})
+            assert fork["result"]["sessionId"] == "s-4"
+            await agent.request("session/close", {"sessionId": "s-1"})
+        state = (await agent.request("_state", {}))["result"]
+    return agent, state
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("vendored")
+    (folder / VENDORED_FILE).write_bytes(vendored_source())
+    return folder
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("release", ["0.12.1", "0.6.3", "0.5.0", "0.4.9"])
+def test_each_session_gets_its_list_after_its_setup_response(release: str, folder: Path) -> None:
+    modern = release == "0.12.1"
+    agent, state = asyncio.run(drive(sdk_python(release), folder, modern))
+    merged_new = [*NEW, SKILL]  # the own "test" wins over the advertised one
+    closed = ["session/close"] if modern else []
+    assert frames_of(agent, "s-1") == ["session/new", merged_new, "session/load", [*LOAD, SKILL, TEST], *closed]
+    assert frames_of(agent, "s-2") == []  # its own update, sent before it failed, never went out
+    assert frames_of(agent, "stored") == ["session/load", [*LOAD, SKILL, TEST]]
+    assert frames_of(agent, "lost") == ["session/load failed"]
+    assert frames_of(agent, "elsewhere") == [[SKILL, TEST]]
+    plan = [{"name": "plan", "description": "Plan"}, SKILL, TEST]
+    s3 = ["session/new", [SKILL, TEST], plan]  # the same list sent twice by the server: once
+    if modern:
+        resumed = [{"name": "resumed", "description": "Resumed"}, SKILL, TEST]
+        assert frames_of(agent, "s-3") == [*s3, "session/resume", resumed]
+        assert frames_of(agent, "s-4") == ["session/fork", [{"name": "forked", "description": "Forked"}, SKILL, TEST]]
+        # s-1 closed: forgotten; open: s-3, s-4, stored.
+        assert state == {"_own": 3, "_sent": 3, "_setup": 0, "_pending": 0, "commands": ["skill", "test"]}
+    else:
+        assert frames_of(agent, "s-3") == s3
+        assert state == {"_own": 3, "_sent": 3, "_setup": 0, "_pending": 0, "commands": ["skill", "test"]}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("release", ["0.12.1", "0.4.9"])
+def test_without_the_shim_the_own_list_goes_before_the_response(release: str, folder: Path) -> None:
+    """Negative control: the same handlers without the advertiser show the race."""
+    agent, _ = asyncio.run(drive(sdk_python(release), folder, release == "0.12.1", "--no-shim"))
+    assert frames_of(agent, "s-1")[:2] == [NEW, "session/new"]
+    assert frames_of(agent, "s-2") == [NEW]
+
+
+def load_vendored(folder: Path) -> Any:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("acp_command_advertiser", folder / VENDORED_FILE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_mock_client_binds_and_commands_are_readable_without_a_wire(folder: Path) -> None:
+    from acp.schema import AvailableCommand
+
+    advertiser = load_vendored(folder).CommandAdvertiser()
+    assert advertiser.commands() == []
+    skill = AvailableCommand(name="skill", description="A skill")
+    assert advertiser.bind(Mock()) is advertiser and advertiser.bind(Mock()) is advertiser
+    assert advertiser.advertise(lambda: [skill, {"name": "skill", "description": "again"}]) is advertiser
+    assert advertiser.commands() == [skill] and advertiser.commands("s-1")[0].name == "skill"
+    advertiser.advertise([{"name": "web", "description": "Search"}])
+    assert [c["name"] for c in advertiser.commands("s-1")] == ["web"]
+
+
+def test_binding_the_same_connection_again_does_nothing(folder: Path) -> None:
+    from acp.connection import Connection
+
+    async def scenario() -> None:
+        conn = Connection(Mock(), Mock(), asyncio.StreamReader(), listening=False)
+
+        class AgentSide:  # what the SDK hands on_connect: the JSON-RPC connection in _conn
+            _conn = conn
+
+        advertiser = load_vendored(folder).CommandAdvertiser()
+        assert advertiser.bind(AgentSide()) is advertiser
+        wrapped = conn.send_notification
+        assert advertiser.bind(conn) is advertiser and conn.send_notification is wrapped
+        assert conn._observers.count(advertiser._observe) == 1
+        with pytest.raises(TypeError):
+            advertiser.bind(object())
+        with pytest.raises(RuntimeError):
+            advertiser.bind(Connection(Mock(), Mock(), asyncio.StreamReader(), listening=False))
+
+    asyncio.run(scenario())
