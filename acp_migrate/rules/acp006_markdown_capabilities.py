@@ -60,6 +60,7 @@ _LEGACY_KEY_TEXT = re.compile(r'"(?:slashCommands|slash_commands)"\s*:')
 # Where a sentence puts the commands: the noun, an optional verb, then the place.
 _PLACE = re.compile(
     r"(?P<noun>`?AvailableCommands?(?:\[\])?`?|\b(?:available|slash)[ -]commands?\b|\bcommands\b)"
+    r"(?:\s+(?:objects?|entries|lists?))?"
     r"(?:\s+(?:are|is|get|gets|appear|appears))?"
     r"(?:\s+(?:advertised|listed|declared|exposed|sent|returned|included|shown|provided|announced|published))?"
     r"\s+(?P<where>(?P<prep>in|at|via|through|under|from|inside|within)\s+"
@@ -77,7 +78,7 @@ _FIELD_NAME = re.compile(
 )
 # A sentence about what is not (or no longer) done describes the migration, not the protocol.
 _NEGATION = re.compile(
-    r"\b(?:not|no longer|never|instead of|rather than|removed|deprecated|legacy|older|formerly|used to|"
+    r"\b(?:not|no longer|never|instead of|rather than|removed|deprecated|legacy|old|older|formerly|used to|"
     r"previously|unlike|still|anymore)\b|n't\b",
     re.IGNORECASE,
 )
@@ -385,7 +386,7 @@ def _notification(commands: str, commands_indent: int, *, base: str, unit: str, 
     return newline.join(lines)
 
 
-def _lead_in(document: _Document, block: _Block, newline: str) -> str:
+def _lead_in(document: _Document, block: _Block) -> str:
     code = "``" if document.rst else "`"
     sentence = (
         f"{block.indent}Once a session is set up (after the {code}session/new{code} response), "
@@ -396,7 +397,7 @@ def _lead_in(document: _Document, block: _Block, newline: str) -> str:
 
 def _appended_block(document: _Document, block: _Block, notification: str, newline: str) -> str:
     """Text to add after the block: a lead sentence and a block of the same kind."""
-    parts = ["", "", _lead_in(document, block, newline), ""]
+    parts = ["", "", _lead_in(document, block), ""]
     if document.rst:
         if block.opening != "::":
             parts += [f"{block.indent}{block.opening} json", ""]
@@ -428,14 +429,24 @@ class _Found:
     edits: list[tuple[int, int, str]]
 
 
-def _place_matches(document: _Document, line: int):
+def _sentence(document: _Document, line: int, start: int, end: int) -> str:
+    """The sentence around `[start, end)` of `line`, with its part on the line before
+    when it starts there (prose wraps)."""
     text = document.lines[line].rstrip("\r")
-    for match in _PLACE.finditer(text):
-        sentence_start = max(text.rfind(". ", 0, match.start()), text.rfind("; ", 0, match.start())) + 1
-        sentence_end = min((i for i in (text.find(". ", match.end()), len(text)) if i != -1))
-        if _NEGATION.search(text[sentence_start:sentence_end]) or _NAMES_CLIENT.search(match.group(0)):
-            continue
-        yield match
+    begin = max(text.rfind(". ", 0, start), text.rfind("; ", 0, start)) + 1
+    stop = min(i for i in (text.find(". ", end), text.find("; ", end), len(text)) if i != -1)
+    sentence = text[begin:stop]
+    previous = document.lines[line - 1].rstrip("\r").strip() if begin == 0 and line > 0 else ""
+    if previous and not previous.endswith((".", ";", ":", "!", "?")) and not previous.startswith(("#", "-", "*")):
+        sentence = previous[max(previous.rfind(". "), previous.rfind("; ")) + 1 :] + " " + sentence
+    return sentence
+
+
+def _place_matches(document: _Document, line: int):
+    for match in _PLACE.finditer(document.lines[line].rstrip("\r")):
+        sentence = _sentence(document, line, match.start(), match.end())
+        if not _NEGATION.search(sentence) and not _NAMES_CLIENT.search(sentence):
+            yield match
 
 
 def _place_fix(document: _Document, line: int, match: re.Match) -> tuple[int, int, str]:
@@ -455,7 +466,7 @@ def _block_findings(document: _Document, block: _Block, newline: str) -> tuple[l
     base = document.offset(block.first)
     root = _parse(content)
     if root is None:
-        return _unparsed_findings(lines, block, content), False
+        return _left(_unparsed_findings(lines, block, content), "it is not plain JSON (placeholders, comments)"), False
     lead_text = " ".join(lines[i] for i in block.lead)
     context = lead_text + " " + block.heading
     legacy = [
@@ -467,20 +478,20 @@ def _block_findings(document: _Document, block: _Block, newline: str) -> tuple[l
         return [], True
     reports = []
     for found in legacy:
-        key, key_start, _ = found.holder.members[found.index]
+        _, key_start, _ = found.holder.members[found.index]
         line = content.count("\n", 0, key_start)
         column = key_start - (content.rfind("\n", 0, key_start) + 1)
         end = column + len(content[key_start : content.index('"', key_start + 1) + 1])
         reports.append(_Found(block.first + line, column, end, _JSON_MESSAGE, []))
     if len(legacy) > 1:
-        return reports, False
+        return _left(reports, "the block shows the key more than once"), False
     found = legacy[0]
     _, key_start, value = found.holder.members[found.index]
     if value.kind != "array":
-        return reports, False
+        return _left(reports, "its value is not a list of commands"), False
     lead_rewritten = any(True for i in block.lead for _ in _place_matches(document, i))
     if found.alone and not lead_rewritten and (found.bare or _NAMES_CAPABILITIES.search(context)):
-        return reports, False  # the block would be replaced under a sentence about capabilities
+        return _left(reports, "the text before it is about the capabilities, and the block is only the list"), False
     key_line_start = content.rfind("\n", 0, key_start) + 1
     commands = content[value.start : value.end]
     commands_indent = len(_indent_of(content[key_line_start:key_start]))
@@ -494,10 +505,19 @@ def _block_findings(document: _Document, block: _Block, newline: str) -> tuple[l
         edits = [(base, document.line_end(block.end - 1), notification)]
     else:
         start, end = _removal(found.holder, found.index)
-        after = document.line_end(block.after)
-        edits = [(base + start, base + end, ""), (after, after, _appended_block(document, block, notification, newline))]
+        edits = [(base + start, base + end, "")]
+        if value.members:  # an empty list advertised nothing: no notification to show
+            after = document.line_end(block.after)
+            edits.append((after, after, _appended_block(document, block, notification, newline)))
     reports[0].edits = edits
     return reports, True
+
+
+def _left(reports: list[_Found], why: str) -> list[_Found]:
+    """`reports`, saying why fix leaves them."""
+    for report in reports:
+        report.message += f"; left as written: {why}"
+    return reports
 
 
 def _unparsed_findings(lines: list[str], block: _Block, content: str) -> list[_Found]:
@@ -529,10 +549,16 @@ def find_in_document(text: str, suffix: str = ".md") -> list[_Found]:
     for line in document.prose:
         text_line = document.lines[line].rstrip("\r")
         for match in _place_matches(document, line):
-            edits = [] if line in unclear_leads else [_place_fix(document, line, match)]
-            found.append(_Found(line, match.start(), match.end(), _PLACE_MESSAGE, edits))
+            if line in unclear_leads:
+                found += _left(
+                    [_Found(line, match.start(), match.end(), _PLACE_MESSAGE, [])], "the example it leads is left"
+                )
+            else:
+                found.append(
+                    _Found(line, match.start(), match.end(), _PLACE_MESSAGE, [_place_fix(document, line, match)])
+                )
         for match in _FIELD_NAME.finditer(text_line):
-            if not _NEGATION.search(text_line):
+            if not _NEGATION.search(_sentence(document, line, match.start(), match.end())):
                 found.append(_Found(line, match.start(), match.end(), _FIELD_MESSAGE, []))
     return sorted(found, key=lambda f: (f.line, f.column))
 
@@ -601,11 +627,26 @@ class MarkdownCapabilities(Rule):
         ),
         Example(
             before=(
-                "Commands are listed in ``AgentCapabilities.slash_commands``:\n"
+                "The agent answers ``initialize`` with:\n"
                 "\n"
                 ".. code-block:: json\n"
                 "\n"
-                '   {"agentCapabilities": {"slashCommands": [{"name": "web"}]}}\n'
+                '   {"agentCapabilities": {"loadSession": true, "slashCommands": [{"name": "web"}]}}\n'
+            ),
+            after=(
+                "The agent answers ``initialize`` with:\n"
+                "\n"
+                ".. code-block:: json\n"
+                "\n"
+                '   {"agentCapabilities": {"loadSession": true}}\n'
+                "\n"
+                "Once a session is set up (after the ``session/new`` response), "
+                "the agent lists its commands in an ``available_commands_update``:\n"
+                "\n"
+                ".. code-block:: json\n"
+                "\n"
+                f'   {{"jsonrpc": "2.0", "method": "session/update", "params": {{"sessionId": "{SESSION_ID}", '
+                '"update": {"sessionUpdate": "available_commands_update", "availableCommands": [{"name": "web"}]}}}\n'
             ),
             path="example.rst",
         ),
