@@ -67,8 +67,7 @@ _PLACE = re.compile(
     r"(?:(?:the\s+)?(?:`{1,2}initiali[sz]e`{1,2}\s+|initiali[sz]e\s+)?(?:agent\s+)?"
     r"`{0,2}(?:AgentCapabilities|agentCapabilities|agent_capabilities|capabilities)`{0,2}"
     r"(?:\s+(?:object|field|response|result))?"
-    r"|(?:the\s+)?`{0,2}initiali[sz]e`{0,2}(?:\s+(?:response|result|time|request|call))?"
-    r"|initiali[sz]ation))(?![\w`]|\.\w)",
+    r"|(?:the\s+)?`{0,2}initiali[sz]e`{0,2}(?:\s+(?:response|result|time|request|call))?))(?![\w`]|\.\w)",
     re.IGNORECASE,
 )
 # Prose naming the removed field itself: reported, the sentence is the author's.
@@ -444,6 +443,8 @@ def _sentence(document: _Document, line: int, start: int, end: int) -> str:
 
 def _place_matches(document: _Document, line: int):
     for match in _PLACE.finditer(document.lines[line].rstrip("\r")):
+        if match.group("noun").lower() == "commands" and "apabilit" not in match.group("where"):
+            continue  # "commands at initialize" may be any commands: only capabilities say which
         sentence = _sentence(document, line, match.start(), match.end())
         if not _NEGATION.search(sentence) and not _NAMES_CLIENT.search(sentence):
             yield match
