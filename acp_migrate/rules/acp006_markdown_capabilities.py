@@ -155,7 +155,7 @@ def _scan_markdown(lines: list[str]) -> tuple[list[_Block], list[int]]:
         end = index + 1
         while end < len(lines) and not lines[end].strip().startswith(fence):
             end += 1
-        if opening.group("info").strip().lower().split(" ")[0] in _JSON_INFOS:
+        if end < len(lines) and opening.group("info").strip().lower().split(" ")[0] in _JSON_INFOS:
             indent = opening.group("indent")
             blocks.append(_Block(index + 1, end, end, indent, indent, fence, _lead(lines, index), heading))
         index = end + 1
@@ -198,7 +198,11 @@ def _scan_rst(lines: list[str]) -> tuple[list[_Block], list[int]]:
         indent = _indent_of(text)
         first = index + 1
         if directive is not None:  # options (`:caption: ...`) come before the blank line
-            while first < len(lines) and lines[first].strip().startswith(":") and _indent_of(lines[first]) > indent:
+            while (
+                first < len(lines)
+                and lines[first].strip().startswith(":")
+                and len(_indent_of(lines[first])) > len(indent)
+            ):
                 first += 1
         while first < len(lines) and not lines[first].strip():
             first += 1
@@ -467,7 +471,8 @@ def _block_findings(document: _Document, block: _Block, newline: str) -> tuple[l
     base = document.offset(block.first)
     root = _parse(content)
     if root is None:
-        return _left(_unparsed_findings(lines, block, content), "it is not plain JSON (placeholders, comments)"), False
+        reports = _left(_unparsed_findings(lines, block, content), "it is not plain JSON (placeholders, comments)")
+        return reports, not reports
     lead_text = " ".join(lines[i] for i in block.lead)
     context = lead_text + " " + block.heading
     legacy = [
