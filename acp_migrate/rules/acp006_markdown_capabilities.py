@@ -18,9 +18,11 @@ Docs drift silently: after the migration a JSON block showing
 
 `fix` rewrites what has one clear per-session form. A block that is only the command
 list becomes the `available_commands_update` notification a client receives after
-`session/new`, with the same command objects (the envelope in the wire's spelling,
-the block's indentation, one line if the block was one line); a capabilities object
-holding other keys too loses the legacy key, and the notification follows the block.
+`session/new`, with the same command objects (the JSON-RPC message, or after a block
+in Python's spelling, `agent_capabilities`, the model's dump in that spelling; the
+block's indentation; one line if the block was one line); a capabilities object
+holding other keys too loses the legacy key, and the notification follows the block
+(an empty list is only removed).
 The lead phrase naming capabilities becomes "in each session's
 `available_commands_update`". Left as they are, reported: blocks that are not plain
 JSON (`...` placeholders, comments), a value that is not a list, several legacy keys
@@ -81,6 +83,7 @@ _NEGATION = re.compile(
     r"previously|unlike|still|anymore)\b|n't\b",
     re.IGNORECASE,
 )
+_HUMP = re.compile(r"[a-z][A-Z]")
 _NAMES_CAPABILITIES = re.compile(r"capabilit|initiali[sz]e", re.IGNORECASE)
 _NAMES_CLIENT = re.compile(r"client[ _]?capabilit", re.IGNORECASE)
 
@@ -365,28 +368,63 @@ def _reindented(text: str, old_indent: int, new_indent: str) -> str:
     return "\n".join([first, *moved])
 
 
-def _notification(commands: str, commands_indent: int, *, base: str, unit: str, one_line: bool, newline: str) -> str:
-    """The `available_commands_update` a client receives, holding the `commands` text as written."""
+def _python_spelling(root: _Node, commands: _Node) -> bool:
+    """Whether the block spells its keys as Python does (`agent_capabilities`): the keys
+    outside the command list, the legacy key aside, have underscores and no humps."""
+    keys = []
+
+    def collect(node: _Node) -> None:
+        for key, _, item in node.members:
+            if node.kind == "object" and key not in LEGACY_KEYS:
+                keys.append(key)
+            if item is not commands:
+                collect(item)
+
+    collect(root)
+    return any("_" in key for key in keys) and not any(_HUMP.search(key) for key in keys)
+
+
+_NESTED, _COMMANDS = object(), object()  # the places of a nested object and of the list
+
+
+def _notification(
+    commands: str, commands_indent: int, *, base: str, unit: str, one_line: bool, newline: str, python: bool
+) -> str:
+    """The `available_commands_update` a client receives, holding the `commands` text as
+    written: the JSON-RPC message, or in Python's spelling the model's dump (no envelope)."""
+    update = [("session_update" if python else "sessionUpdate", '"available_commands_update"')]
+    update.append(("available_commands" if python else "availableCommands", _COMMANDS))
+    if python:
+        levels = [[("session_id", f'"{SESSION_ID}"'), ("update", _NESTED)], update]
+    else:
+        envelope = [("jsonrpc", '"2.0"'), ("method", '"session/update"'), ("params", _NESTED)]
+        levels = [envelope, [("sessionId", f'"{SESSION_ID}"'), ("update", _NESTED)], update]
+    pad = [base + unit * depth for depth in range(len(levels) + 1)]
+
+    def shown(value, depth: int) -> str:
+        if value is _COMMANDS:
+            return commands if one_line else _reindented(commands, commands_indent, pad[depth + 1])
+        return value
+
+    def inline(depth: int) -> str:
+        items = [
+            f'"{key}": {inline(depth + 1) if value is _NESTED else shown(value, depth)}' for key, value in levels[depth]
+        ]
+        return "{" + ", ".join(items) + "}"
+
+    def block(depth: int) -> list[str]:
+        lines = []
+        for index, (key, value) in enumerate(levels[depth]):
+            comma = "," if index + 1 < len(levels[depth]) else ""
+            if value is _NESTED:
+                lines += [f'{pad[depth + 1]}"{key}": {{', *block(depth + 1), f"{pad[depth + 1]}}}{comma}"]
+            else:
+                lines.append(f'{pad[depth + 1]}"{key}": {shown(value, depth)}{comma}')
+        return lines
+
     if one_line:
-        return (
-            f'{base}{{"jsonrpc": "2.0", "method": "session/update", "params": {{"sessionId": "{SESSION_ID}", '
-            f'"update": {{"sessionUpdate": "available_commands_update", "availableCommands": {commands}}}}}}}'
-        )
-    pad = [base + unit * depth for depth in range(5)]
-    lines = [
-        f"{pad[0]}{{",
-        f'{pad[1]}"jsonrpc": "2.0",',
-        f'{pad[1]}"method": "session/update",',
-        f'{pad[1]}"params": {{',
-        f'{pad[2]}"sessionId": "{SESSION_ID}",',
-        f'{pad[2]}"update": {{',
-        f'{pad[3]}"sessionUpdate": "available_commands_update",',
-        f'{pad[3]}"availableCommands": {_reindented(commands, commands_indent, pad[3])}',
-        f"{pad[2]}}}",
-        f"{pad[1]}}}",
-        f"{pad[0]}}}",
-    ]
-    return newline.join(lines)
+        return base + inline(0)
+    return newline.join([f"{pad[0]}{{", *block(0), f"{pad[0]}}}"])
 
 
 def _lead_in(document: _Document, block: _Block) -> str:
@@ -505,7 +543,13 @@ def _block_findings(document: _Document, block: _Block, newline: str) -> tuple[l
     content_lines = lines[block.first : block.end]
     unit = _indent_unit(content_lines, block.content_indent)
     notification = _notification(
-        commands, commands_indent, base=block.content_indent, unit=unit, one_line=one_line, newline=newline
+        commands,
+        commands_indent,
+        base=block.content_indent,
+        unit=unit,
+        one_line=one_line,
+        newline=newline,
+        python=_python_spelling(root, value),
     )
     if found.alone:
         edits = [(base, document.line_end(block.end - 1), notification)]
