@@ -22,7 +22,7 @@ NESTED = '```json\n{"agentCapabilities": {"loadSession": true, "slashCommands": 
 
 def _acp_migrate(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "acp_migrate", *args], cwd=cwd, capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "acp_migrate", *args], check=False, cwd=cwd, capture_output=True, text=True, timeout=120
     )
 
 

@@ -74,15 +74,16 @@ _PLACE = re.compile(
 )
 # Prose naming the removed field itself: reported, the sentence is the author's.
 _FIELD_NAME = re.compile(
-    r"`{0,2}(?:AgentCapabilities|agentCapabilities|agent_capabilities|capabilities)\.(?:slash_commands|slashCommands)"
-    r"`{0,2}|`{0,2}(?:slash_commands|slashCommands)`{0,2}\s+(?:capability|capabilities|field)\b"
+    r"(?<![\w.])`{0,2}(?:AgentCapabilities|agentCapabilities|agent_capabilities|capabilities)\.(?:slash_commands|slashCommands)"
+    r"`{0,2}|`{0,2}(?:slash_commands|slashCommands)`{0,2}\s+capability\b"
 )
 # A sentence about what is not (or no longer) done describes the migration, not the protocol.
 _NEGATION = re.compile(
-    r"\b(?:not|no longer|never|instead of|rather than|removed|deprecated|legacy|old|older|formerly|used to|"
-    r"previously|unlike|still|anymore)\b|n't\b",
+    r"\b(?:not|no longer|never|instead of|rather than|removed|deprecated|legacy|old|older|formerly|used to|non-spec|"
+    r"non-standard|nonstandard|previously|unlike|still|anymore)\b|n't\b",
     re.IGNORECASE,
 )
+_ITEM_START = re.compile(r"^\s*(?:[-*+#|]|\d+[.)]|\.\.)")  # a line that starts a new item: its own sentence
 _HUMP = re.compile(r"[a-z][A-Z]")
 _NAMES_CAPABILITIES = re.compile(r"capabilit|initiali[sz]e", re.IGNORECASE)
 _NAMES_CLIENT = re.compile(r"client[ _]?capabilit", re.IGNORECASE)
@@ -478,13 +479,20 @@ def _sentence(document: _Document, line: int, start: int, end: int) -> str:
     stop = min(i for i in (text.find(". ", end), text.find("; ", end), len(text)) if i != -1)
     sentence = text[begin:stop]
     previous = document.lines[line - 1].rstrip("\r").strip() if begin == 0 and line > 0 else ""
-    if previous and not previous.endswith((".", ";", ":", "!", "?")) and not previous.startswith(("#", "-", "*")):
+    if previous and not previous.endswith((".", ";", ":", "!", "?")) and not _ITEM_START.match(text):
         sentence = previous[max(previous.rfind(". "), previous.rfind("; ")) + 1 :] + " " + sentence
     return sentence
 
 
+def _in_code_span(text: str, start: int) -> bool:
+    return text.count("`", 0, start) % 2 == 1
+
+
 def _place_matches(document: _Document, line: int):
-    for match in _PLACE.finditer(document.lines[line].rstrip("\r")):
+    text = document.lines[line].rstrip("\r")
+    for match in _PLACE.finditer(text):
+        if _in_code_span(text, match.start()) or match.group("noun").count("`") == 1:
+            continue  # quoted, not said
         if match.group("noun").lower() == "commands" and "apabilit" not in match.group("where"):
             continue  # "commands at initialize" may be any commands: only capabilities say which
         sentence = _sentence(document, line, match.start(), match.end())
