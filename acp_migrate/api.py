@@ -377,7 +377,11 @@ def list_rules(*, wire: bool = True) -> list[RuleInfo]:
                 documentation=inspect.cleandoc(module.__doc__ or ""),
                 examples=[
                     RuleExample(
-                        before=e.before, after=e.after, flagged=e.flagged, suffix=rule.suffixes[0], resolved=e.resolved
+                        before=e.before,
+                        after=e.after,
+                        flagged=e.flagged,
+                        suffix=os.path.splitext(e.path)[1] if e.path else rule.suffixes[0],
+                        resolved=e.resolved,
                     )
                     for e in rule.examples
                 ],

@@ -44,7 +44,7 @@ def render_rule_doc(rule: RuleInfo) -> str:
     if rule.examples:
         parts.append("## Examples")
     for number, example in enumerate(rule.examples, start=1):
-        language = {".md": "markdown", ".markdown": "markdown", ".jsonl": "text"}.get(example.suffix, "python")
+        language = {".md": "markdown", ".markdown": "markdown", ".rst": "rst", ".jsonl": "text"}.get(example.suffix, "python")
         fence = "~~~" if "```" in example.before + (example.after or "") + (example.resolved or "") else "```"
         if not example.flagged:
             parts.append(f"Example {number}, not reported:")

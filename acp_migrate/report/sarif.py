@@ -38,7 +38,7 @@ def _help(rule: RuleInfo) -> dict[str, str]:
     text = [rule.documentation.strip()]
     markdown = [rule.documentation.strip()]
     for number, example in enumerate(rule.examples, start=1):
-        language = "markdown" if example.suffix in (".md", ".markdown") else "python"
+        language = {".md": "markdown", ".markdown": "markdown", ".rst": "rst"}.get(example.suffix, "python")
         verdict = "reported" if example.flagged else "not reported"
         text.append(f"Example {number} ({verdict}):\n{example.before}")
         markdown.append(f"Example {number} ({verdict}):\n\n```{language}\n{example.before}```")

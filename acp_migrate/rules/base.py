@@ -53,7 +53,9 @@ class Rule:
     # mention them: check's hollowing keeps the imports binding them.
     names_looked_up: ClassVar[frozenset[str]] = frozenset()
     # File suffixes the rule reads. Python rules visit the CST; a rule for other
-    # documents instead defines `find(text) -> [(line, column, end_column, message)]`.
+    # documents instead defines `find(text, suffix) -> [(line, column, end_column,
+    # message, edits)]`, edits being (start, end, replacement) offsets in the text
+    # (none: fix leaves it).
     suffixes: ClassVar[tuple[str, ...]] = (".py", ".pyi")
     # Whether the rule reads vendored copies of the runtime shim, which no other rule
     # reads: it defines `check_vendored(source) -> (message, the bytes fix writes) | None`.

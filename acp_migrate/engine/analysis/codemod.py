@@ -419,7 +419,7 @@ def analyze_source(
 
         document_rules = [rule for rule in ALL_RULES if suffix in rule.suffixes and settings.enabled(rule.code)]
         analysis = _analyze_document(
-            source.decode(encoding), document_rules, path=path, encoding=encoding, report_filter=report_filter
+            source.decode(encoding), document_rules, path=path, fix=fix, encoding=encoding, report_filter=report_filter
         )
     else:
         analysis = _analyze_candidate(
@@ -504,27 +504,47 @@ def _analyze_vendored(
     return SourceAnalysis(findings=findings, fixed_source=fixed_source, encoding=encoding)
 
 
-def _analyze_document(text: str, rules, *, path: str, encoding: str, report_filter: ReportFilter) -> SourceAnalysis:
-    """Report-only rules over a non-Python document (Markdown)."""
-    findings = sorted(
+def _analyze_document(
+    text: str, rules, *, path: str, fix: bool, encoding: str, report_filter: ReportFilter
+) -> SourceAnalysis:
+    """Text rules over a non-Python document (Markdown, reStructuredText). Each finding
+    carries its edits, (start, end, replacement) offsets in `text`; a dropped finding
+    takes its edits with it, as in Python."""
+    suffix = os.path.splitext(path)[1].lower()
+    found = sorted(
         (
-            Finding(
-                path=path,
-                line=line,
-                column=column,
-                end_line=line,
-                end_column=end_column,
-                code=rule.code,
-                message=message,
-                fixable=False,
+            (
+                Finding(
+                    path=path,
+                    line=line,
+                    column=column,
+                    end_line=line,
+                    end_column=end_column,
+                    code=rule.code,
+                    message=message,
+                    fixable=bool(edits),
+                ),
+                edits,
             )
             for rule in rules
-            for line, column, end_column, message in rule.find(text)
+            for line, column, end_column, message, edits in rule.find(text, suffix)
         ),
-        key=Finding.sort_key,
+        key=lambda pair: Finding.sort_key(pair[0]),
     )
-    findings = [f for f in findings if report_filter.keep(f)]
-    return SourceAnalysis(findings=findings, remaining=findings, encoding=encoding)
+    kept = [(finding, edits) for finding, edits in found if report_filter.keep(finding)]
+    findings = [finding for finding, _ in kept]
+    fixed_source = None
+    if fix:
+        fixed = text
+        # From the end, so that earlier offsets stay true; an edit overlapping one applied is left out.
+        limit = len(text) + 1
+        for start, end, replacement in sorted((edit for _, edits in kept for edit in edits), reverse=True):
+            if end <= limit:
+                fixed = fixed[:start] + replacement + fixed[end:]
+                limit = start
+        fixed_source = fixed.encode(encoding) if fixed != text else None
+    remaining = [finding for finding in findings if not finding.fixable]
+    return SourceAnalysis(findings=findings, fixed_source=fixed_source, remaining=remaining, encoding=encoding)
 
 
 def _analyze_candidate(
