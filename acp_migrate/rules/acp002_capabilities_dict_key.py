@@ -2,9 +2,11 @@
 `"agentCapabilities"` of a dict (an initialize result built by hand).
 
 The dict may be a literal or `dict(...)` at either level (`{"agentCapabilities":
-dict(slashCommands=x)}`, `dict(agentCapabilities={...})`), or the key may be set on a
-value known to be a capabilities dict (`result["agentCapabilities"]["slashCommands"] =
-x`, `data["slashCommands"] = x` on a `model_dump()`): the entry goes, or the statement,
+dict(slashCommands=x)}`, `dict(agentCapabilities={...})`), a local the function places
+under `"agentCapabilities"` (`caps = {...}; ...; {"agentCapabilities": caps}`), or the
+key may be set on a value known to be a capabilities dict
+(`result["agentCapabilities"]["slashCommands"] = x`, `data["slashCommands"] = x` on a
+`model_dump()`, `caps["slashCommands"] = x` on such a local): the entry goes, or the statement,
 and its commands move into the agent's session setup handlers like ACP001's. Dicts
 passed straight to `model_validate` and friends are left alone: they are old-JSON
 fixtures proving the key is ignored on the way in.
@@ -111,6 +113,12 @@ class CapabilitiesDictKey(Rule):
         if original_node in self._inbound:
             self._inbound_depth -= 1
 
+    @staticmethod
+    def _is_dict_call(node: cst.BaseExpression) -> bool:
+        from acp_migrate.rules.shared.kinds import is_dict_call
+
+        return is_dict_call(node)
+
     def _remove_legacy_keys(self, capabilities: cst.BaseExpression) -> None:
         import libcst as cst
 
@@ -136,8 +144,15 @@ class CapabilitiesDictKey(Rule):
 
     # -- the key set on a capabilities dict --------------------------------------------------
     def visit_Assign(self, node: cst.Assign) -> None:
+        import libcst as cst
+
         self._stores(node, node.value)
         self.kinds.assigned(node)
+        # `caps = {...}` later placed under "agentCapabilities": its entries are the capabilities'.
+        if any(self.kinds.is_placed(target.target) for target in node.targets) and not self._inbound_depth:
+            value = node.value
+            if isinstance(value, cst.Dict) or isinstance(value, cst.Call) and self._is_dict_call(value):
+                self._remove_legacy_keys(value)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         if node.value is not None:

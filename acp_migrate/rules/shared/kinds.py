@@ -81,6 +81,9 @@ class ValueKinds:
         self.context = context
         # Known kinds of local names, per function (None: module level).
         self._kinds: dict[cst.FunctionDef | None, dict[str, str]] = {}
+        # Local names a function places under "agentCapabilities" (`{"agentCapabilities":
+        # caps}`): capabilities dicts wherever they are built.
+        self._placed: dict[cst.FunctionDef, set[str]] = {}
 
     def kind(self, node: cst.BaseExpression) -> str | None:
         if isinstance(node, cst.Await):
@@ -90,7 +93,7 @@ class ValueKinds:
                 kind = self._kinds.get(scope, {}).get(node.value)
                 if kind is not None:
                     return kind
-            return None
+            return CAPS_DICT if self.is_placed(node) else None
         if isinstance(node, cst.Attribute):
             if node.attr.value in {"agent_capabilities", "agentCapabilities"}:
                 return CAPS
@@ -163,7 +166,13 @@ class ValueKinds:
         if annotated is not None and isinstance(node.target, cst.Name):
             self._kinds.setdefault(self.context.function, {})[node.target.value] = annotated
 
+    def is_placed(self, name: cst.BaseExpression) -> bool:
+        """A local the current function puts under "agentCapabilities"."""
+        function = self.context.function
+        return isinstance(name, cst.Name) and function is not None and name.value in self._placed.get(function, ())
+
     def entered(self, node: cst.FunctionDef) -> None:
+        self._placed[node] = _placed_names(node)
         kinds = self._kinds.setdefault(node, {})
         for param in all_params(node.params):
             kind = self._annotation_kind(param.annotation)
@@ -172,6 +181,7 @@ class ValueKinds:
 
     def left(self, node: cst.FunctionDef) -> None:
         self._kinds.pop(node, None)
+        self._placed.pop(node, None)
 
     def _annotation_kind(self, annotation: cst.Annotation | None) -> str | None:
         if annotation is None:
@@ -181,3 +191,37 @@ class ValueKinds:
         if self.context.is_schema_class(annotation.annotation, INITIALIZE_CLASSES):
             return INIT
         return None
+
+
+def _placed_names(function: cst.FunctionDef) -> set[str]:
+    """Names `function` puts under "agentCapabilities": `{"agentCapabilities": caps}`,
+    `dict(agentCapabilities=caps)`, `result["agentCapabilities"] = caps`."""
+    from acp_migrate.cst.walk import walk
+
+    names: set[str] = set()
+
+    class Placements(cst.CSTVisitor):
+        def visit_DictElement(self, node: cst.DictElement) -> None:
+            if string_key(node) in CAPABILITY_KEYS and isinstance(node.value, cst.Name):
+                names.add(node.value.value)
+
+        def visit_Call(self, node: cst.Call) -> None:
+            if is_dict_call(node):
+                names.update(
+                    arg.value.value
+                    for arg in node.args
+                    if arg.keyword is not None and arg.keyword.value in CAPABILITY_KEYS and isinstance(arg.value, cst.Name)
+                )
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for target in node.targets:
+                subscript = target.target
+                if (
+                    isinstance(subscript, cst.Subscript)
+                    and subscript_key(subscript) in CAPABILITY_KEYS
+                    and isinstance(node.value, cst.Name)
+                ):
+                    names.add(node.value.value)
+
+    walk(function.body, Placements())
+    return names
