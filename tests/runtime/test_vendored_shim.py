@@ -18,7 +18,7 @@ from unittest.mock import Mock
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # support/; conftest puts this folder
 
 from support.acp_raw import FROM_AGENT, RawAgent
 from support.sdk_venv import sdk_env, sdk_python
@@ -164,3 +164,45 @@ def test_binding_the_same_connection_again_does_nothing(folder: Path) -> None:
             advertiser.bind(Connection(Mock(), Mock(), asyncio.StreamReader(), listening=False))
 
     asyncio.run(scenario())
+
+
+
+def test_agentpool_s_fork_without_add_observer(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import types
+
+    from fake_connection import ForkAgentSideConnection, ForkConnection
+    from pydantic import BaseModel, ConfigDict, Field
+
+    fork = types.ModuleType("acp.connection")
+    fork.Connection = ForkConnection  # the vendored file checks connections against the project's acp
+    monkeypatch.setitem(sys.modules, "acp.connection", fork)
+
+    class AvailableCommand(BaseModel):  # AgentPool's schema models: aliases, dumped by alias
+        model_config = ConfigDict(populate_by_name=True)
+        name: str
+        description: str
+        input_hint: str | None = Field(default=None, alias="inputHint")
+
+    async def scenario() -> ForkConnection:
+        conn = ForkConnection()
+        advertiser = load_vendored(folder).CommandAdvertiser()
+        skills = [AvailableCommand(name="skill", description="A skill")]
+        advertiser.bind(ForkAgentSideConnection(conn)).advertise(lambda: skills)
+        assert conn._observers == [advertiser._observe]
+        conn.receive({"jsonrpc": "2.0", "id": 1, "method": "session/new", "params": {"cwd": "/"}})
+        own = [{"name": "web", "description": "Search"}]
+        update = {"sessionUpdate": "available_commands_update", "availableCommands": own}
+        await conn.send_notification("session/update", {"sessionId": "p-1", "update": update})
+        assert conn.written == []  # held: the session's setup response is not out
+        await conn.respond(1, {"sessionId": "p-1"})
+        await asyncio.gather(*conn.tasks)
+        assert advertiser.commands("p-1") == [*own, *skills]  # the own list as sent, then as given
+        return conn
+
+    written = asyncio.run(scenario()).written
+    update = {"sessionUpdate": "available_commands_update", "availableCommands": [
+        {"name": "web", "description": "Search"}, {"name": "skill", "description": "A skill"}]}
+    assert written == [
+        {"jsonrpc": "2.0", "id": 1, "result": {"sessionId": "p-1"}},
+        {"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "p-1", "update": update}},
+    ]

@@ -22,7 +22,6 @@ from typing import Any
 
 import acp
 from acp.schema import AvailableCommand, AvailableCommandsUpdate
-
 from acp_command_advertiser import CommandAdvertiser
 
 MODERN = hasattr(acp, "run_agent")  # SDK 0.7+: keyword handlers, on_connect
