@@ -3,11 +3,14 @@ run's `RuleSettings.style` being it (acp_migrate/config.py)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from acp_migrate.config import load_options
+from acp_migrate.engine.analysis.vendor import VENDORED_FILE, vendored_source
 from acp_migrate.settings import ProjectStyle
 from acp_migrate.style import read_style
 
@@ -160,3 +163,54 @@ def test_the_configuration_file_s_folder_is_the_root(tmp_path: Path) -> None:
 def test_isolated_runs_use_the_default_style(tmp_path: Path) -> None:
     write(tmp_path, {"pyproject.toml": "[tool.ruff]\nline-length = 79\n"})
     assert load_options([tmp_path], isolated=True).settings.style == ProjectStyle()
+
+
+RUFF = Path(sys.executable).parent / "ruff"  # the test extra's, from PyPI
+
+
+def ruff(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(RUFF), *args], cwd=cwd, capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("first_party", [True, False], ids=["acp-first-party", "acp-third-party"])
+@pytest.mark.parametrize("quote", ["double", "single"])
+@pytest.mark.parametrize("length", [79, 88, 100, 120])
+def test_the_vendored_file_passes_ruff_under_the_project_s_configuration(
+    tmp_path: Path, length: int, quote: str, first_party: bool
+) -> None:
+    """The project's own ruff, configured as the project is (AgentPool's isort settings among
+    them), finds nothing to format and nothing to report in the vendored file."""
+    known = '\nknown-first-party = ["acp"]' if first_party else ""
+    write(
+        tmp_path,
+        {
+            "pyproject.toml": f"""
+[tool.ruff]
+line-length = {length}
+[tool.ruff.format]
+quote-style = "{quote}"
+[tool.ruff.lint]
+select = ["E", "W", "F", "I", "Q", "UP"]
+[tool.ruff.lint.flake8-quotes]
+inline-quotes = "{quote}"
+[tool.ruff.lint.isort]
+force-sort-within-sections = true
+lines-after-imports = 2{known}
+""",
+        },
+    )
+    style = read_style(tmp_path)
+    assert (style.line_length, style.quote, "acp" in style.first_party) == (length, QUOTES[quote], first_party)
+    (tmp_path / VENDORED_FILE).write_bytes(vendored_source(style=style))
+    formatted = ruff("format", "--check", "--diff", VENDORED_FILE, cwd=tmp_path)
+    assert formatted.returncode == 0, formatted.stdout + formatted.stderr
+    checked = ruff("check", "--no-cache", VENDORED_FILE, cwd=tmp_path)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    # ...and with ruff's default isort (lines-after-imports -1) and the formatter's preview style.
+    defaults = f"[tool.ruff]\nline-length = {length}\n[tool.ruff.format]\npreview = true\nquote-style = '{quote}'\n"
+    (tmp_path / "pyproject.toml").write_text(defaults)
+    assert ruff("format", "--check", VENDORED_FILE, cwd=tmp_path).returncode == 0
+    assert ruff("check", "--no-cache", "--select", "E,W,F,I", VENDORED_FILE, cwd=tmp_path).returncode == 0
+
+
+QUOTES = {"double": '"', "single": "'"}
