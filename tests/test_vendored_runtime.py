@@ -4,7 +4,9 @@ migrated server needs nothing acp-migrate did not find it depending on.
 The bundled examples, migrated, run and advertise per session in a virtualenv holding
 only the ACP SDK (and its pydantic), acp-migrate not importable there (checked); the
 runner writes the file once, never over another file of that name, shows it in diff;
-ACP009 refreshes an outdated copy; ruff finds nothing new in the migrated examples.
+ACP009 judges a copy by its code: an outdated one is refreshed, a reformatted one is
+current, an edited one is reported and left; ruff finds nothing new in the migrated
+examples.
 """
 
 from __future__ import annotations
