@@ -32,7 +32,7 @@ from acp_migrate.results import Mode
 from acp_migrate.report.diff import render_diff
 from acp_migrate.report.text import render_fix
 from acp_migrate.engine.analysis.vendor import VENDORED_FILE, header_version, vendored_source
-from acp_migrate.settings import RuleSettings
+from acp_migrate.settings import ProjectStyle, RuleSettings
 
 pytestmark = pytest.mark.slow  # the command, ruff, and agents on SDK virtualenvs
 
@@ -219,6 +219,19 @@ def test_an_edited_copy_of_this_release_is_reported_and_left(project: Path) -> N
     broken = vendored_source() + b"def (:\n"  # not Python any more: edited too
     shim.write_bytes(broken)
     assert [f.fixable for f in run(Mode.CHECK, [VENDORED_FILE]).findings] == [False]
+
+
+@pytest.mark.parametrize("kind", ["reformatted", "edited"])
+def test_fixing_an_agent_keeps_a_reformatted_or_edited_copy_beside_it(project: Path, kind: str) -> None:
+    shim = project / VENDORED_FILE
+    if kind == "reformatted":  # what a formatter with single quotes makes of it
+        copy = vendored_source(style=ProjectStyle(quote="'"))
+    else:
+        copy = vendored_source().replace(b"self._lock = asyncio.Lock()", b"self._lock = asyncio.Lock()\n        self.mine = 1")
+    shim.write_bytes(copy)
+    fixed = run(Mode.FIX, ["agent.py"])
+    assert [f.path for f in fixed.changed_files] == ["agent.py"] and not fixed.companions
+    assert shim.read_bytes() == copy
 
 
 def test_a_module_to_import_from_writes_nothing(project: Path) -> None:

@@ -72,36 +72,16 @@ class VendoredRuntimeOutdated(Rule):
         """(message, the bytes fix writes, None: fix leaves it) for a copy that is not this
         release's shim; None when it is (in any formatting)."""
         from acp_migrate import __version__
-        from acp_migrate.engine.analysis.vendor import header_version, vendored_source
+        from acp_migrate.engine.analysis.vendor import header_version, replaceable, same_code, vendored_source
 
         current = vendored_source(style=style)
-        if source == current or _meaning(source) == _meaning(current):
+        if same_code(source, current):
             return None
         version = header_version(source)
-        if version == __version__:
+        if not replaceable(source, current):
             return (
                 f"the vendored runtime shim says acp-migrate {version} wrote it, but its code differs (edited?): "
                 "`fix` leaves it; delete the file and run `fix` to restore it, or ignore ACP009 to keep it"
             ), None
         return f"the vendored runtime shim was written by acp-migrate {version}, this is {__version__}: `fix` rewrites it", current
 
-
-def _meaning(source: bytes) -> str | None:
-    """The code of `source` without its docstrings, formatting or comments; None: not Python."""
-    import ast
-
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return None
-    for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        if (
-            isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
-            and body
-            and isinstance(body[0], ast.Expr)
-            and isinstance(body[0].value, ast.Constant)
-            and isinstance(body[0].value.value, str)
-        ):
-            node.body = body[1:] or [ast.Pass()]
-    return ast.dump(tree)
