@@ -122,6 +122,35 @@ def test_without_the_shim_the_own_list_goes_before_the_response(release: str, fo
     assert frames_of(agent, "s-2") == [NEW]
 
 
+@pytest.mark.slow
+def test_with_the_sdk_s_own_client(folder: Path) -> None:
+    """SDK 0.12.1 on both ends: the client's requests, the agent's vendored shim."""
+    from support.acp_stdio import AgentProcess
+
+    async def scenario() -> AgentProcess:
+        env = {"PYTHONPATH": str(folder)}
+        async with AgentProcess(AGENT, python=str(sdk_python("0.12.1")), cwd=folder, env=env) as agent:
+            await agent.initialize()
+            sid = await agent.new_session(cwd="/")
+            await agent.load_session(sid, cwd="/")
+            await agent.resume_session(sid, cwd="/")
+            forked = await agent.fork_session(sid, cwd="/")
+            await agent.close_session(forked)
+            await agent.drain()
+        return agent
+
+    agent = asyncio.run(scenario())
+    assert frames_of(agent, "s-1") == [
+        "session/new",
+        [*NEW, SKILL],
+        "session/load",
+        [*LOAD, SKILL, TEST],
+        "session/resume",
+        [{"name": "resumed", "description": "Resumed"}, SKILL, TEST],
+    ]
+    assert frames_of(agent, "s-2") == ["session/fork", [{"name": "forked", "description": "Forked"}, SKILL, TEST], "session/close"]
+
+
 def load_vendored(folder: Path) -> Any:
     import importlib.util
 
@@ -206,3 +235,39 @@ def test_agentpool_s_fork_without_add_observer(folder: Path, monkeypatch: pytest
         {"jsonrpc": "2.0", "id": 1, "result": {"sessionId": "p-1"}},
         {"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "p-1", "update": update}},
     ]
+
+
+def test_state_is_bounded_by_live_sessions(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A thousand sessions set up, told their own lists, and closed (or failed) leave nothing."""
+    import types
+
+    from fake_connection import ForkAgentSideConnection, ForkConnection
+
+    fork = types.ModuleType("acp.connection")
+    fork.Connection = ForkConnection
+    monkeypatch.setitem(sys.modules, "acp.connection", fork)
+
+    async def scenario() -> Any:
+        conn = ForkConnection()
+        advertiser = load_vendored(folder).CommandAdvertiser().advertise([SKILL])
+        advertiser.bind(ForkAgentSideConnection(conn))
+        update = {"sessionUpdate": "available_commands_update", "availableCommands": NEW}
+        for n in range(1000):
+            sid, new, close = f"b-{n}", 2 * n, 2 * n + 1
+            conn.receive({"jsonrpc": "2.0", "id": new, "method": "session/new", "params": {"cwd": "/"}})
+            await conn.send_notification("session/update", {"sessionId": sid, "update": update})
+            if n % 2:  # every other setup fails
+                await conn.respond(new, error={"code": -32603, "message": "failed"})
+                continue
+            await conn.respond(new, {"sessionId": sid})
+            await asyncio.gather(*conn.tasks)
+            conn.receive({"jsonrpc": "2.0", "id": close, "method": "session/close", "params": {"sessionId": sid}})
+            await conn.respond(close, {})
+        return conn, advertiser
+
+    conn, advertiser = asyncio.run(scenario())
+    tables = (advertiser._own, advertiser._sent, advertiser._setup, advertiser._pending)
+    assert [len(table) for table in tables] == [0, 0, 0, 0]
+    sent = conn.commands_updates()
+    assert len(sent) == 500 and all(commands == [*NEW, SKILL] for _, commands in sent)
+    assert {m["params"]["sessionId"] for m in conn.written if m.get("method")} == {f"b-{n}" for n in range(0, 1000, 2)}
