@@ -194,7 +194,8 @@ def test_a_copy_the_project_s_formatter_rewrote_is_current(project: Path, length
     shim = project / VENDORED_FILE
     shim.write_bytes(vendored_source())
     subprocess.run(
-        [str(RUFF), "format", "--isolated", "--line-length", str(length), "--config", f"format.quote-style='{quote}'", shim.name],
+        [str(RUFF), "format", "--isolated", "--line-length", str(length), "--config", f"format.quote-style='{quote}'"]
+        + [shim.name],
         cwd=project, check=True, capture_output=True,
     )
     shim.write_text(shim.read_text().replace("# one list on its way at a time", "# ours: one at a time") + "# end\n")
@@ -205,9 +206,15 @@ def test_a_copy_the_project_s_formatter_rewrote_is_current(project: Path, length
     assert not fixed.changed_files and fixed.exit_code() == 0 and shim.read_bytes() == formatted
 
 
+def edited_copy() -> bytes:
+    """This release's copy with a line of someone's own added."""
+    line = b"self._lock = asyncio.Lock()"
+    return vendored_source().replace(line, line + b"\n        self.mine = 1")
+
+
 def test_an_edited_copy_of_this_release_is_reported_and_left(project: Path) -> None:
     shim = project / VENDORED_FILE
-    edited = vendored_source().replace(b"self._lock = asyncio.Lock()", b"self._lock = asyncio.Lock()\n        self.mine = 1")
+    edited = edited_copy()
     shim.write_bytes(edited)
     checked = run(Mode.CHECK, [VENDORED_FILE])
     assert [(f.code, f.line, f.fixable) for f in checked.findings] == [("ACP009", 1, False)]
@@ -227,7 +234,7 @@ def test_fixing_an_agent_keeps_a_reformatted_or_edited_copy_beside_it(project: P
     if kind == "reformatted":  # what a formatter with single quotes makes of it
         copy = vendored_source(style=ProjectStyle(quote="'"))
     else:
-        copy = vendored_source().replace(b"self._lock = asyncio.Lock()", b"self._lock = asyncio.Lock()\n        self.mine = 1")
+        copy = edited_copy()
     shim.write_bytes(copy)
     fixed = run(Mode.FIX, ["agent.py"])
     assert [f.path for f in fixed.changed_files] == ["agent.py"] and not fixed.companions

@@ -148,7 +148,8 @@ def test_with_the_sdk_s_own_client(folder: Path) -> None:
         "session/resume",
         [{"name": "resumed", "description": "Resumed"}, SKILL, TEST],
     ]
-    assert frames_of(agent, "s-2") == ["session/fork", [{"name": "forked", "description": "Forked"}, SKILL, TEST], "session/close"]
+    forked = [{"name": "forked", "description": "Forked"}, SKILL, TEST]
+    assert frames_of(agent, "s-2") == ["session/fork", forked, "session/close"]
 
 
 def load_vendored(folder: Path) -> Any:
