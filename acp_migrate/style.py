@@ -191,9 +191,12 @@ def _modules_in(base: Path, folders: list[str]) -> set[str]:
             continue
         for entry in entries:
             name, ext = os.path.splitext(entry.name)
-            if entry.is_dir() and entry.name.isidentifier():
-                if os.path.isfile(os.path.join(entry.path, "__init__.py")):
-                    found.add(entry.name)
-            elif ext in (".py", ".pyi") and name.isidentifier() and entry.is_file():
-                found.add(name)
+            try:  # a link loop or a vanished entry is no module
+                if entry.is_dir() and entry.name.isidentifier():
+                    if os.path.isfile(os.path.join(entry.path, "__init__.py")):
+                        found.add(entry.name)
+                elif ext in (".py", ".pyi") and name.isidentifier() and entry.is_file():
+                    found.add(name)
+            except OSError:
+                continue
     return found

@@ -135,6 +135,14 @@ def test_what_cannot_be_read_counts_as_absent(tmp_path: Path, text: str) -> None
     assert read_style(tmp_path).quote == '"'
 
 
+def test_link_loops_in_a_src_folder_are_no_modules(tmp_path: Path) -> None:
+    (tmp_path / "a.py").symlink_to("b.py")
+    (tmp_path / "b.py").symlink_to("a.py")
+    (tmp_path / "up").symlink_to(".")
+    (tmp_path / "tool.py").write_text("")
+    assert read_style(tmp_path).first_party == ("tool",)
+
+
 def test_a_broken_ini_file_counts_as_absent(tmp_path: Path) -> None:
     (tmp_path / "setup.cfg").write_bytes(b"\xff\xfe[flake8\n")
     assert read_style(tmp_path) == ProjectStyle()

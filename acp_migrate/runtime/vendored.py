@@ -78,6 +78,12 @@ class CommandAdvertiser:
         self._source = commands
         return self
 
+    def attach(self, response: Any, *_: Any, **given: Any) -> Any:
+        """What acp-migrate 0.2.0 wrote in setup handlers: still works."""
+        if given.get("always") is not None:
+            self.advertise(list(given["always"]))
+        return response
+
     def commands(self, session_id: str | None = None) -> list[Any]:
         """The session's own last list, then the advertised ones it lacks."""
         own = self._own.get(session_id, []) if session_id else []
@@ -87,11 +93,11 @@ class CommandAdvertiser:
         source = self._source
         advertised = (source() if callable(source) else source) or ()
         merged, names = [], set()
-        for command in [*own, *advertised]:
-            name = _name(command)
+        for c in [*own, *advertised]:
+            name = c.get("name") if isinstance(c, dict) else c.name
             if name not in names:
                 names.add(name)
-                merged.append(command)
+                merged.append(c)
         return merged
 
     async def _intercept(self, method: str, params: Any = None) -> None:
@@ -185,10 +191,6 @@ class CommandAdvertiser:
             update = {"sessionUpdate": self._UPDATE, "availableCommands": wire}
             params = {"sessionId": sid, "update": update}
             await self._send("session/update", params)
-
-
-def _name(command: Any) -> Any:
-    return command.get("name") if isinstance(command, dict) else command.name
 
 
 def _dump(command: Any) -> dict[str, Any]:

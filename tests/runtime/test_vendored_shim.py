@@ -174,6 +174,31 @@ def test_a_mock_client_binds_and_commands_are_readable_without_a_wire(folder: Pa
     assert [c["name"] for c in advertiser.commands("s-1")] == ["web"]
 
 
+def test_handlers_acp_migrate_0_2_0_wrote_still_work(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """0.2.0's fix returned `attach(Response(...), always=E)` from every setup handler; a
+    refreshed copy keeps those servers advertising E after each setup response."""
+    import types
+
+    from fake_connection import ForkAgentSideConnection, ForkConnection
+
+    fork = types.ModuleType("acp.connection")
+    fork.Connection = ForkConnection
+    monkeypatch.setitem(sys.modules, "acp.connection", fork)
+
+    async def scenario() -> ForkConnection:
+        conn = ForkConnection()
+        advertiser = load_vendored(folder).CommandAdvertiser().bind(ForkAgentSideConnection(conn))
+        conn.receive({"jsonrpc": "2.0", "id": 1, "method": "session/load", "params": {"sessionId": "old"}})
+        response = {"configOptions": []}
+        assert advertiser.attach(response, session_id="old", always=[SKILL]) is response
+        assert advertiser.attach(None, "old", None, always=(TEST,)) is None  # positional, as hand-written
+        await conn.respond(1, None)
+        await asyncio.gather(*conn.tasks)
+        return conn
+
+    assert [commands for _, commands in asyncio.run(scenario()).commands_updates("old")] == [[TEST]]
+
+
 def test_binding_the_same_connection_again_does_nothing(folder: Path) -> None:
     from acp.connection import Connection
 
