@@ -7,6 +7,12 @@ instead (a `pyproject.toml`, or any other TOML file holding the keys at top leve
 `--isolated` ignores configuration files. Globs with a `/` are relative to the
 configuration file's folder.
 
+The project's style (`RuleSettings.style`: line length, quotes, first-party modules,
+which the code `fix` writes follows) is read from its own ruff, black, isort and flake8
+configuration (`acp_migrate/style.py`), from the project root up: the configuration
+file's folder, else the paths' common folder; also without a section of ours, not with
+`--isolated`.
+
 Every key is validated, and every problem is reported at once: an unknown key or a bad
 value is a `ConfigError` naming the key and the file (the CLI exits 2). Command-line
 flags win over the file: each flag replaces its key, except `--extend-exclude` and
@@ -52,7 +58,8 @@ from typing import Any
 
 from acp_migrate.engine.execution.discover import DEFAULT_EXCLUDE, DEFAULT_INCLUDE, DiscoveryOptions
 from acp_migrate.engine.analysis.suppressions import known_codes
-from acp_migrate.settings import RuleSettings, SetupHandlers
+from acp_migrate.settings import ProjectStyle, RuleSettings, SetupHandlers
+from acp_migrate.style import read_style
 
 SECTION = "tool.acp-migrate"
 PYPROJECT = "pyproject.toml"
@@ -424,10 +431,14 @@ def load_options(
         problems += str(error).splitlines()
     if problems:
         raise ConfigError("\n".join(problems))
-    return merge(file, overrides, config_file=str(config_path) if config_path is not None else None)
+    # The project's own style, also without a section of ours: read from the root up.
+    style = None if isolated else read_style(config_path.parent if config_path is not None else _common_folder(paths))
+    return merge(file, overrides, config_file=str(config_path) if config_path is not None else None, style=style)
 
 
-def merge(file: FileConfig, overrides: Overrides, *, config_file: str | None = None) -> Options:
+def merge(
+    file: FileConfig, overrides: Overrides, *, config_file: str | None = None, style: ProjectStyle | None = None
+) -> Options:
     def pick(key: str, default: Any) -> Any:
         value = getattr(overrides, key)
         if value is None:
@@ -451,6 +462,7 @@ def merge(file: FileConfig, overrides: Overrides, *, config_file: str | None = N
         target_protocol=pick("target_protocol", 1),
         setup_handlers=handlers,
         test_files=file.test_files if file.test_files is not None else RuleSettings().test_files,
+        style=style or ProjectStyle(),
         select=select,
         ignore=ignore,
     )

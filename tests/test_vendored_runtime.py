@@ -4,7 +4,9 @@ migrated server needs nothing acp-migrate did not find it depending on.
 The bundled examples, migrated, run and advertise per session in a virtualenv holding
 only the ACP SDK (and its pydantic), acp-migrate not importable there (checked); the
 runner writes the file once, never over another file of that name, shows it in diff;
-ACP009 refreshes an outdated copy; ruff finds nothing new in the migrated examples.
+ACP009 judges a copy by its code: an outdated one is refreshed, a reformatted one is
+current, an edited one is reported and left; ruff finds nothing new in the migrated
+examples.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from acp_migrate.results import Mode
 from acp_migrate.report.diff import render_diff
 from acp_migrate.report.text import render_fix
 from acp_migrate.engine.analysis.vendor import VENDORED_FILE, header_version, vendored_source
-from acp_migrate.settings import RuleSettings
+from acp_migrate.settings import ProjectStyle, RuleSettings
 
 pytestmark = pytest.mark.slow  # the command, ruff, and agents on SDK virtualenvs
 
@@ -167,14 +169,76 @@ def test_another_file_of_that_name_is_never_replaced(project: Path) -> None:
 
 
 def test_an_outdated_copy_is_reported_and_refreshed(project: Path) -> None:
-    old = vendored_source("0.0.1")
+    old = vendored_source("0.0.1").replace(b"self._lock = asyncio.Lock()", b"self._lock = None")
     (project / VENDORED_FILE).write_bytes(old)
     checked = run(Mode.CHECK, [VENDORED_FILE])
     assert [(f.code, f.line, f.fixable) for f in checked.findings] == [("ACP009", 1, True)]
     assert "written by acp-migrate 0.0.1" in checked.findings[0].message
-    run(Mode.FIX, [VENDORED_FILE])
+    fixed = run(Mode.FIX, [VENDORED_FILE])
+    assert fixed.exit_code() == 0
     assert (project / VENDORED_FILE).read_bytes() == vendored_source()
     assert run(Mode.CHECK, [VENDORED_FILE]).findings == []
+
+
+def test_an_older_release_s_copy_with_the_same_code_is_current(project: Path) -> None:
+    (project / VENDORED_FILE).write_bytes(vendored_source("0.0.1"))
+    assert run(Mode.CHECK, [VENDORED_FILE]).findings == []
+    assert not run(Mode.FIX, [VENDORED_FILE]).changed_files
+
+
+@pytest.mark.skipif(not RUFF.exists(), reason="ruff is in the test extra")
+@pytest.mark.parametrize(("length", "quote"), [(79, "single"), (120, "double"), (60, "double")])
+def test_a_copy_the_project_s_formatter_rewrote_is_current(project: Path, length: int, quote: str) -> None:
+    """By meaning, not bytes: ruff's formatting (rewrapped at 60 columns, other quotes) and
+    a comment added or dropped leave the copy current; check and fix leave it alone."""
+    shim = project / VENDORED_FILE
+    shim.write_bytes(vendored_source())
+    subprocess.run(
+        [str(RUFF), "format", "--isolated", "--line-length", str(length), "--config", f"format.quote-style='{quote}'"]
+        + [shim.name],
+        cwd=project, check=True, capture_output=True,
+    )
+    shim.write_text(shim.read_text().replace("# one list on its way at a time", "# ours: one at a time") + "# end\n")
+    formatted = shim.read_bytes()
+    assert formatted != vendored_source()
+    assert run(Mode.CHECK, [VENDORED_FILE]).findings == []
+    fixed = run(Mode.FIX, [VENDORED_FILE])
+    assert not fixed.changed_files and fixed.exit_code() == 0 and shim.read_bytes() == formatted
+
+
+def edited_copy() -> bytes:
+    """This release's copy with a line of someone's own added."""
+    line = b"self._lock = asyncio.Lock()"
+    return vendored_source().replace(line, line + b"\n        self.mine = 1")
+
+
+def test_an_edited_copy_of_this_release_is_reported_and_left(project: Path) -> None:
+    shim = project / VENDORED_FILE
+    edited = edited_copy()
+    shim.write_bytes(edited)
+    checked = run(Mode.CHECK, [VENDORED_FILE])
+    assert [(f.code, f.line, f.fixable) for f in checked.findings] == [("ACP009", 1, False)]
+    assert checked.exit_code() == 1 and "`fix` leaves it" in checked.findings[0].message
+    fixed = run(Mode.FIX, [VENDORED_FILE])
+    assert fixed.exit_code() == 1 and not fixed.changed_files and shim.read_bytes() == edited
+    result = subprocess.run([str(CLI), "fix", VENDORED_FILE], cwd=project, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1 and shim.read_bytes() == edited, result.stdout + result.stderr
+    broken = vendored_source() + b"def (:\n"  # not Python any more: edited too
+    shim.write_bytes(broken)
+    assert [f.fixable for f in run(Mode.CHECK, [VENDORED_FILE]).findings] == [False]
+
+
+@pytest.mark.parametrize("kind", ["reformatted", "edited"])
+def test_fixing_an_agent_keeps_a_reformatted_or_edited_copy_beside_it(project: Path, kind: str) -> None:
+    shim = project / VENDORED_FILE
+    if kind == "reformatted":  # what a formatter with single quotes makes of it
+        copy = vendored_source(style=ProjectStyle(quote="'"))
+    else:
+        copy = edited_copy()
+    shim.write_bytes(copy)
+    fixed = run(Mode.FIX, ["agent.py"])
+    assert [f.path for f in fixed.changed_files] == ["agent.py"] and not fixed.companions
+    assert shim.read_bytes() == copy
 
 
 def test_a_module_to_import_from_writes_nothing(project: Path) -> None:

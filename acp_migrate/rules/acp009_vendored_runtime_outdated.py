@@ -1,31 +1,51 @@
-"""ACP009 vendored-runtime-outdated: a vendored copy of the runtime shim that differs
-from what this acp-migrate writes.
+"""ACP009 vendored-runtime-outdated: a vendored copy of the runtime shim that does not
+mean what this acp-migrate writes.
 
-By default `fix` writes the shim (`acp_migrate.runtime`) as one file next to the
-agent module it migrates, `acp_command_advertiser.py`, whose first line says so:
-`# acp-migrate: vendored runtime X.Y.Z - written by acp-migrate fix; ...`. A copy
-written by another acp-migrate release (or edited since) is reported on that line;
-`fix` rewrites the whole file with this release's shim. The file is generated: no
-other rule reads it. To keep a changed copy, deselect the rule (`ignore = ["ACP009"]`),
-or set `runtime-import` to a module to import the shim from instead of vendoring it.
+By default `fix` writes the shim as one file next to the agent module it migrates,
+`acp_command_advertiser.py`, whose first line says so:
+`# acp-migrate: vendored runtime X.Y.Z, written by acp-migrate fix.` The copy is
+compared by meaning, not bytes: its code (the AST, docstrings left out) against what
+this release writes. A copy that differs only in formatting (reformatted by the
+project's formatter, other quotes, rewrapped lines, comments) is current.
+
+A copy written by another release whose code differs is reported on its first line,
+and `fix` rewrites the whole file with this release's shim. A copy whose header names
+this release but whose code differs was edited by hand: it is reported and `fix`
+leaves it (it is not fixable: the edit is someone's); to keep an edited copy,
+deselect the rule (`ignore = ["ACP009"]`), or set `runtime-import` to a module to
+import the shim from instead of vendoring it. The file is generated: no other rule
+reads it.
 """
 
 from __future__ import annotations
 
 import functools
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from acp_migrate.rules.base import Example, Rule
+
+if TYPE_CHECKING:
+    from acp_migrate.settings import ProjectStyle
+
+_OLD = "# acp-migrate: vendored runtime 0.0.1 - written by `acp-migrate fix`; run it again to refresh; do not edit.\n"
 
 
 @functools.cache
 def _examples() -> tuple[Example, ...]:
     from acp_migrate.engine.analysis.vendor import VENDORED_FILE, vendored_source
 
-    old = "# acp-migrate: vendored runtime 0.0.1 - written by `acp-migrate fix`; run it again to refresh; do not edit.\n"
+    current = vendored_source().decode()
+    # Reformatted (a call joined on one line, other quotes, a comment dropped): the same code.
+    split = '(\n        "acp_command_advertiser_request",\n        default=None,\n    )'
+    reformatted = current.replace(split, "('acp_command_advertiser_request', default=None)")
+    reformatted = reformatted.replace("  # what advertise() was given", "")
+    assert reformatted.count("\n") == current.count("\n") - 3, "the template changed: update this example"
+    edited = current.replace("self._lock = asyncio.Lock()", "self._lock = asyncio.Lock()  # mine\n        self.mine = 1")
     return (
-        Example(before=old + "class CommandAdvertiser: ...\n", after=vendored_source().decode(), path=VENDORED_FILE),
-        Example(before=vendored_source().decode(), flagged=False, path=VENDORED_FILE),
+        Example(before=_OLD + "class CommandAdvertiser: ...\n", after=current, path=VENDORED_FILE),
+        Example(before=current, flagged=False, path=VENDORED_FILE),
+        Example(before=reformatted, flagged=False, path=VENDORED_FILE),
+        Example(before=edited, path=VENDORED_FILE, resolved=current),
     )
 
 
@@ -40,7 +60,7 @@ class _Examples:
 class VendoredRuntimeOutdated(Rule):
     code = "ACP009"
     name = "vendored-runtime-outdated"
-    summary = "a vendored copy of the runtime shim differs from what this acp-migrate writes"
+    summary = "a vendored copy of the runtime shim does not mean what this acp-migrate writes"
     fixable = True
     triggers: ClassVar[tuple[bytes, ...]] = (b"acp-migrate: vendored runtime",)  # the copy's first line
     suffixes: ClassVar[tuple[str, ...]] = (".py",)
@@ -48,17 +68,20 @@ class VendoredRuntimeOutdated(Rule):
     examples = _Examples()  # type: ignore[assignment]
 
     @staticmethod
-    def check_vendored(source: bytes) -> tuple[str, bytes] | None:
-        """(message, the bytes fix writes) for a vendored copy that is not this release's; None when it is."""
+    def check_vendored(source: bytes, style: ProjectStyle | None = None) -> tuple[str, bytes | None] | None:
+        """(message, the bytes fix writes, None: fix leaves it) for a copy that is not this
+        release's shim; None when it is (in any formatting)."""
         from acp_migrate import __version__
-        from acp_migrate.engine.analysis.vendor import header_version, vendored_source
+        from acp_migrate.engine.analysis.vendor import header_version, replaceable, same_code, vendored_source
 
-        current = vendored_source()
-        if source == current:
+        current = vendored_source(style=style)
+        if same_code(source, current):
             return None
         version = header_version(source)
-        if version != __version__:
-            why = f"was written by acp-migrate {version}, this is {__version__}"
-        else:
-            why = "differs from what this acp-migrate writes (edited?)"
-        return f"the vendored runtime shim {why}: `acp-migrate fix` rewrites it", current
+        if not replaceable(source, current):
+            return (
+                f"the vendored runtime shim says acp-migrate {version} wrote it, but its code differs (edited?): "
+                "`fix` leaves it; delete the file and run `fix` to restore it, or ignore ACP009 to keep it"
+            ), None
+        return f"the vendored runtime shim was written by acp-migrate {version}, this is {__version__}: `fix` rewrites it", current
+

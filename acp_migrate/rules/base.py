@@ -58,7 +58,8 @@ class Rule:
     # (none: fix leaves it).
     suffixes: ClassVar[tuple[str, ...]] = (".py", ".pyi")
     # Whether the rule reads vendored copies of the runtime shim, which no other rule
-    # reads: it defines `check_vendored(source) -> (message, the bytes fix writes) | None`.
+    # reads: it defines `check_vendored(source, style) -> (message, the bytes fix writes, or
+    # None when fix must leave the file) | None`.
     reads_vendored: ClassVar[bool] = False
     examples: ClassVar[tuple[Example, ...]] = ()
 

@@ -6,7 +6,9 @@ SDK types are needed, never libcst or typer)::
     from acp_migrate.runtime import Command, CommandAdvertiser, TextInput
 
 See ``CommandAdvertiser`` for the wiring and the promises it keeps, and
-``docs/runtime.md`` for a complete agent.
+``docs/runtime.md`` for a complete agent. ``vendored.py`` is the compact
+``CommandAdvertiser`` that ``acp-migrate fix`` copies into migrated projects (the
+standard library and ``acp`` only; not imported here).
 """
 
 from .advertiser import CommandAdvertiser

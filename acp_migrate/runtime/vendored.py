@@ -26,23 +26,21 @@ from typing import Any
 
 from acp.connection import Connection
 
-__all__ = ["CommandAdvertiser"]
-
-# Requests whose params name the session; new and fork results name it.
-_NAMED = ("session/load", "session/resume", "loadSession")
-_UNNAMED = ("session/new", "session/fork", "newSession")
-_CLOSE = "session/close"
-_UPDATE = "available_commands_update"
-# The setup request whose handler runs. SDK 0.7+ create handler tasks in
-# the receive loop, right after the observer has set this.
-_REQUEST: contextvars.ContextVar[Any] = contextvars.ContextVar(
-    "acp_command_advertiser_request",
-    default=None,
-)
-
 
 class CommandAdvertiser:
     """Advertises slash commands per session on one ACP connection."""
+
+    # Requests whose params name the session; new and fork results name it.
+    _NAMED = ("session/load", "session/resume", "loadSession")
+    _UNNAMED = ("session/new", "session/fork", "newSession")
+    _CLOSE = "session/close"
+    _UPDATE = "available_commands_update"
+    # The setup request whose handler runs. SDK 0.7+ create handler tasks
+    # in the receive loop, right after the observer has set this.
+    _REQUEST = contextvars.ContextVar(
+        "acp_command_advertiser_request",
+        default=None,
+    )
 
     def __init__(self) -> None:
         self._source: Any = ()  # what advertise() was given
@@ -80,6 +78,12 @@ class CommandAdvertiser:
         self._source = commands
         return self
 
+    def attach(self, response: Any, *_: Any, **given: Any) -> Any:
+        """What acp-migrate 0.2.0 wrote in setup handlers: still works."""
+        if given.get("always") is not None:
+            self.advertise(list(given["always"]))
+        return response
+
     def commands(self, session_id: str | None = None) -> list[Any]:
         """The session's own last list, then the advertised ones it lacks."""
         own = self._own.get(session_id, []) if session_id else []
@@ -89,25 +93,25 @@ class CommandAdvertiser:
         source = self._source
         advertised = (source() if callable(source) else source) or ()
         merged, names = [], set()
-        for command in [*own, *advertised]:
-            name = _name(command)
+        for c in [*own, *advertised]:
+            name = c.get("name") if isinstance(c, dict) else c.name
             if name not in names:
                 names.add(name)
-                merged.append(command)
+                merged.append(c)
         return merged
 
     async def _intercept(self, method: str, params: Any = None) -> None:
         update = params.get("update") if isinstance(params, dict) else None
         kind = isinstance(update, dict) and update.get("sessionUpdate")
-        if method != "session/update" or kind != _UPDATE:
+        if method != "session/update" or kind != self._UPDATE:
             return await self._send(method, params)
         sid = params.get("sessionId")
         own = update.get("availableCommands") or []
         if sid in self._setup or sid in self._sent:
             self._own[sid] = own
             return await self._flush(sid)  # does nothing while held
-        request = _REQUEST.get()
-        unnamed = (m in _UNNAMED for m, _ in self._pending.values())
+        request = self._REQUEST.get()
+        unnamed = (m in self._UNNAMED for m, _ in self._pending.values())
         if request in self._pending or any(unnamed):
             # Maybe the session a setup request is opening: held.
             self._own[sid] = own
@@ -123,12 +127,12 @@ class CommandAdvertiser:
                 return None
             params = message.get("params")
             sid = params.get("sessionId") if isinstance(params, dict) else None
-            setup = method in _NAMED or method in _UNNAMED
-            _REQUEST.set(request if setup else None)
-            if setup or method == _CLOSE:
-                named = method in _NAMED or method == _CLOSE
+            setup = method in self._NAMED or method in self._UNNAMED
+            self._REQUEST.set(request if setup else None)
+            if setup or method == self._CLOSE:
+                named = method in self._NAMED or method == self._CLOSE
                 self._pending[request] = (method, sid if named else None)
-            if method in _NAMED and isinstance(sid, str):
+            if method in self._NAMED and isinstance(sid, str):
                 self._setup[sid] = request
             return None
         if method is not None or request not in self._pending:
@@ -137,9 +141,9 @@ class CommandAdvertiser:
         result = message.get("result")
         if "error" in message:
             sid = None
-        elif method in _UNNAMED:
+        elif method in self._UNNAMED:
             sid = result.get("sessionId") if isinstance(result, dict) else None
-        if method == _CLOSE:
+        if method == self._CLOSE:
             for table in (self._own, self._sent, self._setup):
                 table.pop(sid, None)
             return None
@@ -148,10 +152,10 @@ class CommandAdvertiser:
     def _settle(self, request: Any, method: str, sid: Any) -> Any:
         """A setup response is out; sid is the session it opened, or None."""
         failed = sid is None
-        busy = any(m in _UNNAMED for m, _ in self._pending.values())
+        busy = any(m in self._UNNAMED for m, _ in self._pending.values())
         # Held without a request (SDK 0.4-0.6): a failed new or fork may
         # have been theirs; once none is pending, they were nobody's.
-        settled = (failed and method in _UNNAMED) or not busy
+        settled = (failed and method in self._UNNAMED) or not busy
         forward = []
         for held, link in list(self._setup.items()):
             if held == sid:
@@ -184,13 +188,9 @@ class CommandAdvertiser:
                 self._sent[sid] = wire
             else:
                 return  # held, or closed
-            update = {"sessionUpdate": _UPDATE, "availableCommands": wire}
+            update = {"sessionUpdate": self._UPDATE, "availableCommands": wire}
             params = {"sessionId": sid, "update": update}
             await self._send("session/update", params)
-
-
-def _name(command: Any) -> Any:
-    return command.get("name") if isinstance(command, dict) else command.name
 
 
 def _dump(command: Any) -> dict[str, Any]:
@@ -198,3 +198,6 @@ def _dump(command: Any) -> dict[str, Any]:
     if isinstance(command, dict):
         return command
     return command.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+__all__ = ["CommandAdvertiser"]

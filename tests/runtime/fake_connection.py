@@ -11,6 +11,7 @@ appended to ``written``.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import inspect
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ class ForkConnection:
         self.fail_sends = 0  # that many next writes raise ConnectionError
         self.hold: Any = None  # an asyncio.Event: writes wait for it while set here
         self.held_write: Any = None  # an asyncio.Event set once a write waits for ``hold``
+        self.tasks: list[asyncio.Future[Any]] = []  # awaitable observer results, run as the fork does
 
     async def _write(self, payload: dict[str, Any]) -> None:
         if self.hold is not None:
@@ -52,7 +54,8 @@ class ForkConnection:
         event = StreamEvent(direction, copy.deepcopy(message))
         for observer in list(self._observers):
             result = observer(event)
-            assert not inspect.isawaitable(result)
+            if inspect.isawaitable(result):  # the fork runs it as a task
+                self.tasks.append(asyncio.ensure_future(result))
 
     # -- what the receive loop and the request runner do, driven by the test --
 

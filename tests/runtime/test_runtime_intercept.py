@@ -327,3 +327,38 @@ def test_a_raw_sdk_connection_is_accepted(aio: Any) -> None:
         return received
 
     assert aio.run(scenario()) == [{"jsonrpc": "2.0", "method": "_ping", "params": {"n": 1}}]
+
+
+def test_advertise_without_attach_merges_at_each_setup_and_commands_reads_it() -> None:
+    """The migrated shape: handlers unedited, the moved commands given once to `advertise`
+    (a callable, read at each setup response); `commands` says what a session advertises."""
+    from unittest.mock import Mock
+
+    from acp.schema import AvailableCommand, AvailableCommandsUpdate, SessionNotification
+
+    skills = [AvailableCommand(name="skill", description="A skill moved out of initialize")]
+
+    async def scenario() -> tuple[ForkConnection, CommandAdvertiser]:
+        client = ForkAgentSideConnection()
+        inner = client._conn
+        adv = CommandAdvertiser().bind(client).advertise(lambda: skills)
+        inner.receive({"jsonrpc": "2.0", "id": 1, "method": "session/new", "params": {"cwd": "/", "mcpServers": []}})
+        update = AvailableCommandsUpdate(session_update="available_commands_update", available_commands=OWN)
+        await asyncio.get_running_loop().create_task(
+            client.session_update(SessionNotification(session_id="a-1", update=update))
+        )
+        await inner.respond(1, {"sessionId": "a-1"})
+        skills.append(AvailableCommand(name="plan", description="Added later"))  # read at the next setup
+        inner.receive({"jsonrpc": "2.0", "id": 2, "method": "session/new", "params": {"cwd": "/", "mcpServers": []}})
+        await inner.respond(2, {"sessionId": "a-2"})
+        await adv.publish("a-1", OWN)  # waits for the queued sends; nothing new for a-1
+        return inner, adv
+
+    inner, adv = asyncio.run(scenario())
+    assert [c for _, c in inner.commands_updates("a-1")] == [wire(MERGED)]
+    assert inner.commands_updates("a-1")[0][0] > inner.index_of_response(1)
+    assert [c for _, c in inner.commands_updates("a-2")] == [wire(ALWAYS[:1] + [{"name": "plan", "description": "Added later"}])]
+    assert [c.name for c in adv.commands("a-1")] == ["web", "test", "skill", "plan"]
+    assert adv.commands() == skills  # as given
+    mocked = CommandAdvertiser().bind(Mock()).advertise(skills)
+    assert mocked.commands("any") == skills

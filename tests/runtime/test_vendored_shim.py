@@ -18,7 +18,7 @@ from unittest.mock import Mock
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # support/; conftest puts this folder
 
 from support.acp_raw import FROM_AGENT, RawAgent
 from support.sdk_venv import sdk_env, sdk_python
@@ -122,6 +122,36 @@ def test_without_the_shim_the_own_list_goes_before_the_response(release: str, fo
     assert frames_of(agent, "s-2") == [NEW]
 
 
+@pytest.mark.slow
+def test_with_the_sdk_s_own_client(folder: Path) -> None:
+    """SDK 0.12.1 on both ends: the client's requests, the agent's vendored shim."""
+    from support.acp_stdio import AgentProcess
+
+    async def scenario() -> AgentProcess:
+        env = {"PYTHONPATH": str(folder)}
+        async with AgentProcess(AGENT, python=str(sdk_python("0.12.1")), cwd=folder, env=env) as agent:
+            await agent.initialize()
+            sid = await agent.new_session(cwd="/")
+            await agent.load_session(sid, cwd="/")
+            await agent.resume_session(sid, cwd="/")
+            forked = await agent.fork_session(sid, cwd="/")
+            await agent.close_session(forked)
+            await agent.drain()
+        return agent
+
+    agent = asyncio.run(scenario())
+    assert frames_of(agent, "s-1") == [
+        "session/new",
+        [*NEW, SKILL],
+        "session/load",
+        [*LOAD, SKILL, TEST],
+        "session/resume",
+        [{"name": "resumed", "description": "Resumed"}, SKILL, TEST],
+    ]
+    forked = [{"name": "forked", "description": "Forked"}, SKILL, TEST]
+    assert frames_of(agent, "s-2") == ["session/fork", forked, "session/close"]
+
+
 def load_vendored(folder: Path) -> Any:
     import importlib.util
 
@@ -144,6 +174,31 @@ def test_a_mock_client_binds_and_commands_are_readable_without_a_wire(folder: Pa
     assert [c["name"] for c in advertiser.commands("s-1")] == ["web"]
 
 
+def test_handlers_acp_migrate_0_2_0_wrote_still_work(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """0.2.0's fix returned `attach(Response(...), always=E)` from every setup handler; a
+    refreshed copy keeps those servers advertising E after each setup response."""
+    import types
+
+    from fake_connection import ForkAgentSideConnection, ForkConnection
+
+    fork = types.ModuleType("acp.connection")
+    fork.Connection = ForkConnection
+    monkeypatch.setitem(sys.modules, "acp.connection", fork)
+
+    async def scenario() -> ForkConnection:
+        conn = ForkConnection()
+        advertiser = load_vendored(folder).CommandAdvertiser().bind(ForkAgentSideConnection(conn))
+        conn.receive({"jsonrpc": "2.0", "id": 1, "method": "session/load", "params": {"sessionId": "old"}})
+        response = {"configOptions": []}
+        assert advertiser.attach(response, session_id="old", always=[SKILL]) is response
+        assert advertiser.attach(None, "old", None, always=(TEST,)) is None  # positional, as hand-written
+        await conn.respond(1, None)
+        await asyncio.gather(*conn.tasks)
+        return conn
+
+    assert [commands for _, commands in asyncio.run(scenario()).commands_updates("old")] == [[TEST]]
+
+
 def test_binding_the_same_connection_again_does_nothing(folder: Path) -> None:
     from acp.connection import Connection
 
@@ -164,3 +219,81 @@ def test_binding_the_same_connection_again_does_nothing(folder: Path) -> None:
             advertiser.bind(Connection(Mock(), Mock(), asyncio.StreamReader(), listening=False))
 
     asyncio.run(scenario())
+
+
+
+def test_agentpool_s_fork_without_add_observer(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import types
+
+    from fake_connection import ForkAgentSideConnection, ForkConnection
+    from pydantic import BaseModel, ConfigDict, Field
+
+    fork = types.ModuleType("acp.connection")
+    fork.Connection = ForkConnection  # the vendored file checks connections against the project's acp
+    monkeypatch.setitem(sys.modules, "acp.connection", fork)
+
+    class AvailableCommand(BaseModel):  # AgentPool's schema models: aliases, dumped by alias
+        model_config = ConfigDict(populate_by_name=True)
+        name: str
+        description: str
+        input_hint: str | None = Field(default=None, alias="inputHint")
+
+    async def scenario() -> ForkConnection:
+        conn = ForkConnection()
+        advertiser = load_vendored(folder).CommandAdvertiser()
+        skills = [AvailableCommand(name="skill", description="A skill")]
+        advertiser.bind(ForkAgentSideConnection(conn)).advertise(lambda: skills)
+        assert conn._observers == [advertiser._observe]
+        conn.receive({"jsonrpc": "2.0", "id": 1, "method": "session/new", "params": {"cwd": "/"}})
+        own = [{"name": "web", "description": "Search"}]
+        update = {"sessionUpdate": "available_commands_update", "availableCommands": own}
+        await conn.send_notification("session/update", {"sessionId": "p-1", "update": update})
+        assert conn.written == []  # held: the session's setup response is not out
+        await conn.respond(1, {"sessionId": "p-1"})
+        await asyncio.gather(*conn.tasks)
+        assert advertiser.commands("p-1") == [*own, *skills]  # the own list as sent, then as given
+        return conn
+
+    written = asyncio.run(scenario()).written
+    update = {"sessionUpdate": "available_commands_update", "availableCommands": [
+        {"name": "web", "description": "Search"}, {"name": "skill", "description": "A skill"}]}
+    assert written == [
+        {"jsonrpc": "2.0", "id": 1, "result": {"sessionId": "p-1"}},
+        {"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "p-1", "update": update}},
+    ]
+
+
+def test_state_is_bounded_by_live_sessions(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A thousand sessions set up, told their own lists, and closed (or failed) leave nothing."""
+    import types
+
+    from fake_connection import ForkAgentSideConnection, ForkConnection
+
+    fork = types.ModuleType("acp.connection")
+    fork.Connection = ForkConnection
+    monkeypatch.setitem(sys.modules, "acp.connection", fork)
+
+    async def scenario() -> Any:
+        conn = ForkConnection()
+        advertiser = load_vendored(folder).CommandAdvertiser().advertise([SKILL])
+        advertiser.bind(ForkAgentSideConnection(conn))
+        update = {"sessionUpdate": "available_commands_update", "availableCommands": NEW}
+        for n in range(1000):
+            sid, new, close = f"b-{n}", 2 * n, 2 * n + 1
+            conn.receive({"jsonrpc": "2.0", "id": new, "method": "session/new", "params": {"cwd": "/"}})
+            await conn.send_notification("session/update", {"sessionId": sid, "update": update})
+            if n % 2:  # every other setup fails
+                await conn.respond(new, error={"code": -32603, "message": "failed"})
+                continue
+            await conn.respond(new, {"sessionId": sid})
+            await asyncio.gather(*conn.tasks)
+            conn.receive({"jsonrpc": "2.0", "id": close, "method": "session/close", "params": {"sessionId": sid}})
+            await conn.respond(close, {})
+        return conn, advertiser
+
+    conn, advertiser = asyncio.run(scenario())
+    tables = (advertiser._own, advertiser._sent, advertiser._setup, advertiser._pending)
+    assert [len(table) for table in tables] == [0, 0, 0, 0]
+    sent = conn.commands_updates()
+    assert len(sent) == 500 and all(commands == [*NEW, SKILL] for _, commands in sent)
+    assert {m["params"]["sessionId"] for m in conn.written if m.get("method")} == {f"b-{n}" for n in range(0, 1000, 2)}

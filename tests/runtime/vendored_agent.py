@@ -22,13 +22,15 @@ from typing import Any
 
 import acp
 from acp.schema import AvailableCommand, AvailableCommandsUpdate
-
 from acp_command_advertiser import CommandAdvertiser
 
 MODERN = hasattr(acp, "run_agent")  # SDK 0.7+: keyword handlers, on_connect
 SHIM = "--no-shim" not in sys.argv[1:]
 OWN = {
-    "new": [{"name": "web", "description": "Search the web", "input": {"hint": "query"}}, {"name": "test", "description": "Run the tests"}],
+    "new": [
+        {"name": "web", "description": "Search the web", "input": {"hint": "query"}},
+        {"name": "test", "description": "Run the tests"},
+    ],
     "load": [{"name": "resume-work", "description": "Pick up where the session stopped"}],
     "resume": [{"name": "resumed", "description": "Resumed"}],
     "fork": [{"name": "forked", "description": "Forked"}],

@@ -2,6 +2,6 @@
 
 from acp_migrate.engine.analysis.codemod import analyze_source
 from acp_migrate.engine.analysis.prefilter import may_contain_legacy
-from acp_migrate.engine.analysis.vendor import is_vendored
+from acp_migrate.engine.analysis.vendor import is_vendored, replaceable
 
-__all__ = ["analyze_source", "is_vendored", "may_contain_legacy"]
+__all__ = ["analyze_source", "is_vendored", "may_contain_legacy", "replaceable"]

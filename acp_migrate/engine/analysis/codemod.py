@@ -494,14 +494,16 @@ def _analyze_vendored(
     findings = []
     fixed_source = None
     for rule in ALL_RULES:
-        outdated = rule.check_vendored(source) if rule.reads_vendored and settings.enabled(rule.code) else None
+        enabled = rule.reads_vendored and settings.enabled(rule.code)
+        outdated = rule.check_vendored(source, settings.style) if enabled else None
         if outdated is not None:
-            message, current = outdated
-            found = Finding(path, 1, 1, 1, len(first_line) + 1, rule.code, message, True)
+            message, current = outdated  # current None: a copy fix must not replace
+            found = Finding(path, 1, 1, 1, len(first_line) + 1, rule.code, message, current is not None)
             if report_filter.keep(found):
                 findings.append(found)
                 fixed_source = fixed_source or current
-    return SourceAnalysis(findings=findings, fixed_source=fixed_source, encoding=encoding)
+    remaining = [finding for finding in findings if not finding.fixable]
+    return SourceAnalysis(findings=findings, fixed_source=fixed_source, remaining=remaining, encoding=encoding)
 
 
 def _analyze_document(

@@ -42,6 +42,25 @@ def is_vendored(source: bytes | str) -> bool:
     return header_version(source) is not None
 
 
+def same_code(one: bytes, other: bytes) -> bool:
+    """Whether two copies mean the same: their ASTs without docstrings (so formatting,
+    quotes, line wrapping and comments do not count). Not Python: not the same."""
+    if one == other:
+        return True
+    code = _code(one)
+    return code is not None and code == _code(other)
+
+
+def replaceable(existing: bytes, content: bytes) -> bool:
+    """Whether `fix` may write this release's `content` over the vendored copy `existing`:
+    only when another release wrote it and its code differs. A copy with the same code is
+    current however it is formatted; one naming this release whose code differs was
+    edited by hand, and is left to its owner (ACP009 reports both kinds it does not keep)."""
+    from acp_migrate import __version__
+
+    return not same_code(existing, content) and header_version(existing) != __version__
+
+
 def vendored_source(version: str | None = None, style: ProjectStyle | None = None) -> bytes:
     """The bytes `acp-migrate fix` writes as `VENDORED_FILE` (UTF-8, LF line endings)."""
     if version is None:
@@ -55,6 +74,26 @@ def _build(version: str, style: ProjectStyle) -> bytes:
     if style.quote == "'":
         text = _single_quoted(text)
     return (HEADER.format(version=version) + text).encode("utf-8")
+
+
+def _code(source: bytes) -> str | None:
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (
+            isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
+            node.body = body[1:] or [ast.Pass()]
+    return ast.dump(tree)
 
 
 def _single_quoted(text: str) -> str:

@@ -210,10 +210,10 @@ def companions_to_write(
     path: str, display_path: str, wanted: dict[str, bytes]
 ) -> list[tuple[str, CompanionFile]]:
     """(absolute path, what is written there) for each file the fixed source at `path`
-    needs beside it that is missing or an older vendored copy; one holding those bytes
-    already is left. Raises FileAccessError when another file of that name is there:
-    never replaced."""
-    from acp_migrate.engine.analysis import is_vendored
+    needs beside it that is missing or an older release's vendored copy; one with the
+    same code (in any formatting) or edited by hand is left. Raises FileAccessError
+    when another file of that name is there: never replaced."""
+    from acp_migrate.engine.analysis import is_vendored, replaceable
 
     found = []
     for relative, content in sorted(wanted.items()):
@@ -233,6 +233,8 @@ def companions_to_write(
                 f"{shown} exists and is not acp-migrate's vendored runtime: fix will not replace it"
                 " (rename it, or set `runtime-import` to a module to import the shim from)"
             )
+        if existing is not None and not replaceable(existing, content):
+            continue  # current in the project's formatting, or edited (ACP009 says so)
         found.append((target, CompanionFile(path=shown, path_in_folder=relative, original=existing, content=content)))
     return found
 
