@@ -5,7 +5,9 @@ golden/<case>/expected/   the exact bytes after `fix` (absent: input must stay u
 golden/<case>/findings.txt  what `fix` leaves for a person, `relpath:line: CODE` (optional)
 golden/<case>/check.txt     what `check` reports on the input, `relpath:line: CODE` (optional)
 
-Cases run with `runtime-import = "acp_migrate.runtime"` (the shim imported from the
+A case holding its own `input/pyproject.toml` is fixed in the style it configures (line
+length, quotes, first-party modules: `acp_migrate/style.py`). Cases run with
+`runtime-import = "acp_migrate.runtime"` (the shim imported from the
 installed package), except `vendored-*` cases, which run with the default: fix writes
 the shim beside the agent module (`SourceAnalysis.companions`). An expected file whose
 first line is the vendored header stands for the shim this acp-migrate writes
@@ -15,6 +17,9 @@ first line is the vendored header stands for the shim this acp-migrate writes
 from __future__ import annotations
 
 import ast
+import dataclasses
+import subprocess
+import sys
 from pathlib import Path
 
 import libcst
@@ -24,6 +29,7 @@ from acp_migrate.engine.analysis.codemod import analyze_source
 from acp_migrate.engine.execution.modules import in_memory_modules
 from acp_migrate.engine.analysis.vendor import is_vendored, vendored_source
 from acp_migrate.settings import DEFAULT_SETTINGS, RuleSettings
+from acp_migrate.style import read_style
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 CASES = sorted(p for p in GOLDEN.iterdir() if (p / "input").is_dir())
@@ -33,7 +39,11 @@ DEPENDENCY = RuleSettings(runtime_import="acp_migrate.runtime")
 
 
 def _settings(case: Path) -> RuleSettings:
-    return DEFAULT_SETTINGS if case.name.startswith("vendored-") else DEPENDENCY
+    settings = DEFAULT_SETTINGS if case.name.startswith("vendored-") else DEPENDENCY
+    # A case with its own linter configuration (input/pyproject.toml) is written in its style.
+    if (case / "input" / "pyproject.toml").exists():
+        settings = dataclasses.replace(settings, style=read_style(case / "input"))
+    return settings
 
 
 def _files(root: Path) -> dict[str, bytes]:
@@ -44,9 +54,10 @@ def _files(root: Path) -> dict[str, bytes]:
     }
 
 
-def _expected(root: Path) -> dict[str, bytes]:
-    # A vendored-header stub stands for the shim this release writes.
-    return {name: vendored_source() if is_vendored(data) else data for name, data in _files(root).items()}
+def _expected(root: Path, settings: RuleSettings) -> dict[str, bytes]:
+    # A vendored-header stub stands for the shim this release writes, in the case's style.
+    shim = vendored_source(style=settings.style)
+    return {name: shim if is_vendored(data) else data for name, data in _files(root).items()}
 
 
 def _listing(path: Path) -> list[str] | None:
@@ -76,8 +87,8 @@ def test_there_are_enough_cases():
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_golden_case(case: Path):
     inputs = _files(case / "input")
-    expected = _expected(case / "expected") if (case / "expected").exists() else inputs
     settings = _settings(case)
+    expected = _expected(case / "expected", settings) if (case / "expected").exists() else inputs
 
     outputs, remaining = _fix_all(inputs, settings)
     assert outputs == expected
@@ -114,3 +125,33 @@ def test_golden_case(case: Path):
     for name, source in outputs.items():
         fixable = [f for f in analyze_source(source, path=name, settings=settings).findings if f.fixable]
         assert fixable == []
+
+
+STYLED = [c for c in CASES if (c / "input" / "pyproject.toml").exists() and (c / "expected").exists()]
+RUFF = Path(sys.executable).parent / "ruff"
+
+
+@pytest.mark.parametrize("case", STYLED, ids=[c.name for c in STYLED])
+def test_what_fix_writes_follows_the_projects_style(case: Path, tmp_path: Path):
+    """The files fix changes or adds pass the project's own formatter and line length
+    (ruff, under the case's pyproject.toml) whenever the input did."""
+    inputs = _files(case / "input")
+    outputs, _ = _fix_all(inputs, _settings(case))
+    for name, data in {**inputs, **outputs}.items():
+        (tmp_path / "before" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "after" / name).parent.mkdir(parents=True, exist_ok=True)
+        if name in inputs:
+            (tmp_path / "before" / name).write_bytes(inputs[name])
+        (tmp_path / "after" / name).write_bytes(data)
+    changed = [n for n, data in outputs.items() if n.endswith(".py") and inputs.get(n) != data]
+    assert changed
+    for name in changed:
+        for args in (["format", "--check"], ["check", "--select", "E501,W291,W293,I001"]):
+
+            def ruff(folder: str) -> int:
+                run = subprocess.run([str(RUFF), *args, "--no-cache", name], cwd=tmp_path / folder, capture_output=True)
+                return run.returncode
+
+            if name in inputs and ruff("before") != 0:
+                continue  # the input was not clean to begin with
+            assert ruff("after") == 0, (name, args)

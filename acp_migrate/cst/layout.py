@@ -144,6 +144,25 @@ def remove_call_args(call: cst.Call, removed: set[int]) -> cst.Call:
     return call.with_changes(args=args, whitespace_before_args=opener)
 
 
+def joined_call(call: cst.Call) -> cst.Call | None:
+    """`call` with its arguments on its own line (`f(a, b)`); None when a comment or a
+    trailing comma (which formatters keep exploded) is in the way."""
+    args = list(call.args)
+    if not args or isinstance(args[-1].comma, cst.Comma):
+        return None
+    gaps = [call.whitespace_before_args, *(a.whitespace_after_arg for a in args)]
+    gaps += [a.comma.whitespace_before for a in args[:-1] if isinstance(a.comma, cst.Comma)]
+    gaps += [a.comma.whitespace_after for a in args[:-1] if isinstance(a.comma, cst.Comma)]
+    if any(_has_comments(gap) for gap in gaps if isinstance(gap, cst.ParenthesizedWhitespace)):
+        return None
+    joined = [
+        arg.with_changes(whitespace_after_arg=NO_SPACE, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+        for arg in args[:-1]
+    ]
+    joined.append(args[-1].with_changes(whitespace_after_arg=NO_SPACE))
+    return call.with_changes(args=joined, whitespace_before_args=NO_SPACE)
+
+
 def remove_dict_elements(node: cst.Dict, removed: set[int]) -> cst.Dict:
     elements, opener, closer = remove_from_list(
         node.elements,

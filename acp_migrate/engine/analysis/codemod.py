@@ -650,7 +650,8 @@ def _analyze_candidate(
     edits = Edits.merge([r.edits for r in reports])
     fixed_source = None
     if fix and edits:
-        fixed = module.visit(EditApplier(edits, context.parents))
+        applier = EditApplier(edits, context.parents, line_length=settings.style.line_length, indent=module.default_indent)
+        fixed = module.visit(applier)
         if may_orphan_imports(edits, context.imports.bindings):
             fixed = remove_orphaned_imports(fixed, mentions(module))
         if edits.imports:

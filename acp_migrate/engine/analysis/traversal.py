@@ -84,8 +84,21 @@ class EditApplier(cst.CSTTransformer):
     """Applies `Edits` (keyed by nodes of the original tree) in one transform, fixing
     the layout of the lists and bodies they touch."""
 
-    def __init__(self, edits: Edits, parents: dict[cst.CSTNode, cst.CSTNode] | None = None) -> None:
+    def __init__(
+        self,
+        edits: Edits,
+        parents: dict[cst.CSTNode, cst.CSTNode] | None = None,
+        *,
+        line_length: int | None = None,
+        indent: str = "    ",
+    ) -> None:
         self.edits = edits
+        self.parents = parents
+        # A call that lost arguments joins one line again where it now fits, as the
+        # formatter would have written it (`line_length`: the project's; None: never).
+        self.line_length = line_length
+        self.indent_width = len(indent.expandtabs(4))
+        self.shrunk: list[cst.Call] = []
         # With the parent of every node, only the paths down to edited nodes are
         # rebuilt; the rest of the tree is shared as it is.
         self.dirty: set[cst.CSTNode] | None = None
@@ -117,7 +130,13 @@ class EditApplier(cst.CSTTransformer):
             )
         if isinstance(original_node, cst.Call):
             removed = self._removed_indices(original_node.args)
-            return layout.remove_call_args(updated_node, removed) if removed else updated_node
+            if not removed:
+                return updated_node
+            shrunk = layout.remove_call_args(updated_node, removed)
+            self.shrunk.append(shrunk)
+            return shrunk
+        if isinstance(original_node, cst.SimpleStatementLine) and self.shrunk and self.line_length is not None:
+            return self._joined(original_node, updated_node)
         if isinstance(original_node, cst.Dict):
             removed = self._removed_indices(original_node.elements)
             return layout.remove_dict_elements(updated_node, removed) if removed else updated_node
@@ -134,6 +153,26 @@ class EditApplier(cst.CSTTransformer):
         if isinstance(original_node, (cst.Module, cst.IndentedBlock)):
             return self._edit_body(original_node, updated_node)
         return updated_node
+
+    def _joined(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
+        """`updated` with its shrunk calls on one line when the whole statement then fits."""
+        depth = 0
+        node = self.parents.get(original) if self.parents is not None else None
+        while node is not None:
+            depth += isinstance(node, cst.IndentedBlock)
+            node = self.parents.get(node)
+        if self.parents is None:
+            return updated
+        shrunk, self.shrunk = self.shrunk, []
+        for call in shrunk:
+            flat = layout.joined_call(call)
+            if flat is None:
+                continue
+            candidate = updated.deep_replace(call, flat)
+            code = cst.Module([]).code_for_node(candidate.with_changes(leading_lines=[])).rstrip("\r\n")
+            if "\n" not in code and depth * self.indent_width + len(code) <= self.line_length:
+                updated = candidate
+        return updated
 
     def _edit_body(self, original_node, updated_node):
         removed = self._removed_indices(original_node.body)

@@ -30,6 +30,21 @@ def call_statement(target: str, func: str, args: list[str], *, depth: int, modul
     return _parsed(f"{head}\n{lines})", module)
 
 
+def source_of(module: cst.Module, node: cst.CSTNode) -> str:
+    """`node`'s code as written (strings and comments untouched), its continuation lines
+    relative to its first: where it came from does not shift where it goes."""
+    code = module.code_for_node(node)
+    if _multiline_string(node):
+        raise ValueError("a string spanning lines cannot move: its lines are its value")
+    lines = code.split("\n")
+    rest = [line for line in lines[1:] if line.strip()]
+    if not rest:
+        return "\n".join(lines)
+    # A bracket formatted as black does closes at the indentation of the line it opens on.
+    base = min(len(line) - len(line.lstrip()) for line in rest)
+    return "\n".join([lines[0], *(line[base:] if line.strip() else line for line in lines[1:])])
+
+
 def _indented(code: str, unit: str) -> str:
     return "\n".join(unit + line if line.strip() else line for line in code.split("\n"))
 
@@ -37,3 +52,21 @@ def _indented(code: str, unit: str) -> str:
 def _parsed(code: str, module: cst.Module) -> cst.BaseStatement:
     # The module's own newline: inserted lines take the file's line endings.
     return cst.parse_statement(code + "\n", config=module.config_for_parsing)
+
+
+def _multiline_string(node: cst.CSTNode) -> bool:
+    from acp_migrate.cst.walk import walk
+
+    found = False
+
+    class Strings(cst.CSTVisitor):
+        def visit_SimpleString(self, string: cst.SimpleString) -> None:
+            nonlocal found
+            found = found or "\n" in string.value
+
+        def visit_FormattedStringText(self, text: cst.FormattedStringText) -> None:
+            nonlocal found
+            found = found or "\n" in text.value
+
+    walk(node, Strings())
+    return found

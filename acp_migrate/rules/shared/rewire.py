@@ -42,7 +42,7 @@ from acp_migrate.cst.names import MentionCounter, mentions
 from acp_migrate.cst.walk import walk
 from acp_migrate.rules.context import FileContext, all_params
 from acp_migrate.rules.shared import ADVERTISER, ADVERTISER_CLASS
-from acp_migrate.rules.shared.generated import call_statement
+from acp_migrate.rules.shared.generated import call_statement, source_of
 from acp_migrate.rules.shared.project_classes import connection_attribute
 from acp_migrate.rules.shared.runtime_import import NoImportSection, add_runtime_import, runtime_import
 
@@ -286,7 +286,10 @@ def _plan(
     else:
         wiring.owns_advertiser = False
     depth = _class_depth(context, agent) + 2  # the body of a method of the class
-    given = context.code(origin, limit=10_000) if at_site else _advertised(context, origin)
+    try:
+        given = _advertised(context, origin, at_site)
+    except ValueError as why:
+        raise CannotRewire(str(why)) from None
     advertise = call_statement(
         "", f"{me}.{ADVERTISER}.advertise", [given], depth=depth, module=context.module, style=context.settings.style
     )
@@ -303,14 +306,17 @@ def _plan(
     return wiring
 
 
-def _advertised(context: FileContext, origin: cst.BaseExpression) -> str:
-    """What `advertise` is given: a name or a call without arguments as the callable it
-    calls (the advertiser calls it at each setup), else a lambda."""
+def _advertised(context: FileContext, origin: cst.BaseExpression, at_site: bool) -> str:
+    """What `advertise` is given, as code: a name or a call without arguments as the
+    callable it calls (the advertiser calls it at each setup), else a lambda; the value
+    itself where it uses `initialize`'s locals (`at_site`)."""
+    if at_site:
+        return source_of(context.module, origin)
     if isinstance(origin, cst.Name):
         return origin.value
     if isinstance(origin, cst.Call) and not origin.args and isinstance(origin.func, (cst.Name, cst.Attribute)):
-        return context.code(origin.func, limit=10_000)
-    return "lambda: " + context.code(origin, limit=10_000)
+        return source_of(context.module, origin.func)
+    return "lambda: " + source_of(context.module, origin)
 
 
 def _class_depth(context: FileContext, agent: cst.ClassDef) -> int:

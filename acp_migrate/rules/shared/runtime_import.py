@@ -53,10 +53,11 @@ def add_runtime_import(context: FileContext, runtime: tuple[str, int | None]) ->
     (engine/analysis/imports.py); in vendored mode, with the shim's file beside the module."""
     module, section = runtime
     context.add_import(module, ADVERTISER_CLASS, section)
+    style = context.settings.style  # the copy is written in the project's style
     if context.settings.runtime_import == VENDORED:
-        context.add_companion(VENDORED_FILE, vendored_source())
+        context.add_companion(VENDORED_FILE, vendored_source(style=style))
     elif (target := _project_target(context, context.settings.runtime_import)) is not None:
-        context.add_companion(target, vendored_source())
+        context.add_companion(target, vendored_source(style=style))
 
 
 def _own_package(context: FileContext) -> str | None:

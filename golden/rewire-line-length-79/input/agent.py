@@ -25,9 +25,7 @@ class NarrowAgent:
             ],
         )
 
-    async def new_session(
-        self, cwd: str, **kwargs: Any
-    ) -> NewSessionResponse:
+    async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
         session_id = uuid.uuid4().hex
         self.sessions.add(session_id)
         return NewSessionResponse(session_id=session_id)
