@@ -103,7 +103,7 @@ def _single_quoted(text: str) -> str:
     edits = []
     for token in tokenize.generate_tokens(io.StringIO(text).readline):
         literal = token.string
-        if token.type != tokenize.STRING or literal.startswith('"""') or "'" in literal:
+        if token.type != tokenize.STRING or '"""' in literal or "'" in literal:
             continue
         quote = literal.index('"')
         if quote < len(literal) - 1 and literal.endswith('"') and "\\" not in literal:
