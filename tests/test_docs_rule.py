@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from acp_migrate.engine.analysis.codemod import analyze_source
 
 BARE = (
@@ -27,8 +29,8 @@ def _acp_migrate(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_an_excluded_history_folder_is_left_as_written(tmp_path: Path) -> None:
-    (tmp_path / "pyproject.toml").write_text('[tool.acp-migrate]\nextend-exclude = ["docs/rfcs"]\n')
-    rfc = tmp_path / "docs/rfcs/draft/RFC-0032-session-commands.md"
+    (tmp_path / "pyproject.toml").write_text('[tool.acp-migrate]\nextend-exclude = ["docs/proposals"]\n')
+    rfc = tmp_path / "docs/proposals/draft/P-0032-session-commands.md"
     page = tmp_path / "docs/features/plugins.md"
     for path in (rfc, page):
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -43,6 +45,16 @@ def test_an_excluded_history_folder_is_left_as_written(tmp_path: Path) -> None:
     assert named.returncode == 0 and rfc.read_text() == BARE
     # Named without --force-exclude, a file counts: the exclusion is what keeps it.
     assert _acp_migrate("check", str(rfc.relative_to(tmp_path)), cwd=tmp_path).returncode == 1
+
+
+@pytest.mark.parametrize(
+    "path", ["docs/rfcs/draft/RFC-0032.md", "doc/adr/0007-commands.rst", "CHANGELOG.md", "docs/History.md"]
+)
+def test_historical_texts_are_not_read(path: str) -> None:
+    # What was true when they were written stays: RFCs, decision records, changelogs.
+    analysis = analyze_source(BARE.encode(), path=path)
+    assert analysis.findings == [] and analysis.fixed_source is None
+    assert analyze_source(BARE.encode(), path="docs/features/plugins.md").findings
 
 
 def test_a_suppressed_finding_keeps_its_text_and_the_others_are_fixed() -> None:

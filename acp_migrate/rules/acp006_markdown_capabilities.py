@@ -30,9 +30,11 @@ in one block, a block replaced under a lead that still names capabilities, and t
 prose of such a block. The byte prefilter reads only files holding `slash_commands`
 or `slashCommands`: prose alone, on a page without the key, is not read.
 
-Keep historical texts (old RFCs) as they are by excluding their folder:
-`extend-exclude = ["docs/rfcs"]` in `[tool.acp-migrate]` (with `--force-exclude` for
-files named explicitly, as the pre-commit hooks do).
+Historical texts are left as they are: files in a folder named `rfcs`, `rfc`, `adr`,
+`adrs` or `decisions`, and changelogs (`CHANGELOG*`, `HISTORY*`, `NEWS*`,
+`RELEASE-NOTES*`) are not read. Exclude other such folders by path:
+`extend-exclude = ["docs/proposals"]` in `[tool.acp-migrate]` (with `--force-exclude`
+for files named explicitly, as the pre-commit hooks do).
 
 Resolving what is left: drop `slashCommands` from the `initialize` example and show
 the commands where a client gets them now: in the `session/new` (load, resume, fork)
@@ -628,6 +630,8 @@ class MarkdownCapabilities(Rule):
     fixable = True
     triggers = LEGACY_TOKENS
     suffixes = (".md", ".markdown", ".rst")
+    # Historical texts say what was true then: RFCs, decision records, changelogs.
+    skipped_names = ("rfcs", "rfc", "adr", "adrs", "decisions", "changelog*", "history*", "news*", "release-notes*")
     examples = (
         Example(
             before=(

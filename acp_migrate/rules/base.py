@@ -61,6 +61,9 @@ class Rule:
     # reads: it defines `check_vendored(source, style) -> (message, the bytes fix writes, or
     # None when fix must leave the file) | None`.
     reads_vendored: ClassVar[bool] = False
+    # Names (fnmatch patterns, any case) of files or folders the rule leaves alone though
+    # it reads their suffix: a text rule's historical documents (`rfcs`, `CHANGELOG*`).
+    skipped_names: ClassVar[tuple[str, ...]] = ()
     examples: ClassVar[tuple[Example, ...]] = ()
 
     def __init__(self, context: FileContext) -> None:
@@ -69,6 +72,16 @@ class Rule:
     @classmethod
     def is_candidate(cls, source: bytes) -> bool:
         return any(token in source for token in cls.triggers)
+
+    @classmethod
+    def reads_path(cls, path: str) -> bool:
+        if not cls.skipped_names:
+            return True
+        import fnmatch
+        import re
+
+        parts = [part.lower() for part in re.split(r"[\\/]+", path) if part]
+        return not any(fnmatch.fnmatchcase(part, name.lower()) for part in parts for name in cls.skipped_names)
 
 
 @dataclass

@@ -417,7 +417,11 @@ def analyze_source(
     elif document:
         from acp_migrate.rules import ALL_RULES
 
-        document_rules = [rule for rule in ALL_RULES if suffix in rule.suffixes and settings.enabled(rule.code)]
+        document_rules = [
+            rule
+            for rule in ALL_RULES
+            if suffix in rule.suffixes and settings.enabled(rule.code) and rule.reads_path(path)
+        ]
         analysis = _analyze_document(
             source.decode(encoding), document_rules, path=path, fix=fix, encoding=encoding, report_filter=report_filter
         )
