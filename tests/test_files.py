@@ -191,7 +191,7 @@ def test_an_interrupt_during_the_write_leaves_the_original(tmp_path: Path, monke
     target = tmp_path / "a.py"
     target.write_bytes(b"old\n")
 
-    def interrupted(src: str, dst: str) -> None:
+    def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(files.os, "replace", interrupted)

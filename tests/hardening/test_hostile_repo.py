@@ -1,0 +1,209 @@
+"""A hostile or broken repository (issue 24): no hang, no exhaustion, no code of the
+repository run, nothing written outside the tree. Each attack runs the command in a
+process with a timeout and an address-space limit (`run_guarded`), so that a
+regression fails the test instead of hanging or exhausting CI."""
+
+from __future__ import annotations
+
+import os
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from hardening_support import LEGACY_SNIPPETS, REPO, run_guarded, snapshot
+
+pytestmark = pytest.mark.slow  # the installed command, in processes
+
+GOLDEN = REPO / "golden"
+# An agent whose setup handlers are inherited from `base.py` (read to find them).
+INHERITING_AGENT = (
+    (GOLDEN / "rewire-inherited-handlers-other-module/input/pool/agent.py")
+    .read_text()
+    .replace("from .base import", "from base import")
+)
+BASE = (GOLDEN / "rewire-inherited-handlers-other-module/input/pool/base.py").read_text()
+# An agent with its own setup handlers: fix writes the vendored shim beside it.
+AGENT = (GOLDEN / "rewire-same-class/input/agent.py").read_text()
+SHIM = "acp_command_advertiser.py"
+NO_HANDLER = "class `SkillAgent` has no session setup handler"
+
+
+def _no_crash(result) -> None:
+    assert "Traceback" not in result.stderr and "internal error" not in result.stderr, result.stderr
+
+
+# -- reads: one guarded reader ---------------------------------------------------------
+
+
+def _unreadable(path: Path, kind: str) -> None:
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/zero")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
+def test_a_base_module_that_is_no_regular_file_is_not_read(tmp_path: Path, kind: str) -> None:
+    (tmp_path / "agent.py").write_text(INHERITING_AGENT)
+    _unreadable(tmp_path / "base.py", kind)
+
+    result = run_guarded("check", "agent.py", cwd=tmp_path)
+
+    # As if base.py were not there: its handlers are unknown, the finding says so.
+    _no_crash(result)
+    assert result.returncode == 1, result
+    assert NO_HANDLER in result.stdout
+
+
+def test_a_base_module_too_large_to_parse_is_not_read(tmp_path: Path) -> None:
+    (tmp_path / "agent.py").write_text(INHERITING_AGENT)
+    (tmp_path / "base.py").write_text(BASE + "\n" + "# padding\n" * 400_000)  # 4 MB
+
+    result = run_guarded("check", "agent.py", cwd=tmp_path)
+
+    _no_crash(result)
+    assert result.returncode == 1 and NO_HANDLER in result.stdout, result
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
+def test_a_shim_name_that_is_no_regular_file_is_reported(tmp_path: Path, kind: str) -> None:
+    (tmp_path / "agent.py").write_text(AGENT)
+    _unreadable(tmp_path / SHIM, kind)
+
+    result = run_guarded("fix", "agent.py", cwd=tmp_path)
+
+    _no_crash(result)
+    assert result.returncode == 2, result
+    assert f"agent.py: error: cannot read {SHIM}: not a regular file" in result.stderr
+    assert (tmp_path / "agent.py").read_text() == AGENT
+
+
+# -- writes: nothing outside the project -------------------------------------------------
+
+
+def test_a_dangling_shim_symlink_out_of_the_tree_is_not_written_through(tmp_path: Path) -> None:
+    project, outside = tmp_path / "project", tmp_path / "outside"
+    project.mkdir()
+    outside.mkdir()
+    (project / "agent.py").write_text(AGENT)
+    (project / SHIM).symlink_to(outside / SHIM)
+
+    result = run_guarded("fix", ".", cwd=project)
+
+    _no_crash(result)
+    assert result.returncode == 2, result
+    assert "outside the project" in result.stderr and "Added" not in result.stdout
+    assert list(outside.iterdir()) == []
+    assert (project / "agent.py").read_text() == AGENT
+
+
+def test_a_runtime_import_above_the_project_is_not_written(tmp_path: Path) -> None:
+    shared, project = tmp_path / "shared", tmp_path / "project"
+    shared.mkdir()
+    (shared / "__init__.py").write_text("")
+    project.mkdir()
+    (project / ".git").mkdir()  # the project's root
+    (project / "pyproject.toml").write_text('[tool.acp-migrate]\nruntime-import = "shared.acp_shim"\n')
+    (project / "agent.py").write_text(AGENT)
+
+    result = run_guarded("fix", ".", cwd=project)
+
+    _no_crash(result)
+    assert result.returncode == 2, result
+    assert f"its real path {shared / 'acp_shim.py'} is outside the project" in result.stderr
+    assert sorted(p.name for p in shared.iterdir()) == ["__init__.py"]
+    assert (project / "agent.py").read_text() == AGENT
+
+
+# A run whose analysis of one file runs `ACTION` first (in this process: a small run
+# uses no workers), to act between the read and the write as another process would.
+_DURING_THE_RUN = """
+import sys
+from acp_migrate.engine.execution import runner
+
+analyze = runner.analyze_source
+done = []
+
+def analyze_source(source, **kwargs):
+    if not done and kwargs["path"].endswith({trigger!r}):
+        done.append(True)
+{action}
+    return analyze(source, **kwargs)
+
+runner.analyze_source = analyze_source
+sys.argv = ["acp-migrate", *sys.argv[1:]]
+from acp_migrate.__main__ import main
+main()
+"""
+
+
+def _run_with(action: str, trigger: str, *args: str, cwd: Path):
+    script = _DURING_THE_RUN.format(trigger=trigger, action=textwrap.indent(textwrap.dedent(action), " " * 8))
+    return run_guarded(*args, cwd=cwd, command=[sys.executable, "-c", script])
+
+
+def test_a_folder_swapped_for_a_symlink_during_the_run_is_not_written_through(tmp_path: Path) -> None:
+    project, outside = tmp_path / "project", tmp_path / "outside"
+    (project / "pkg").mkdir(parents=True)
+    outside.mkdir()
+    for index in range(3):
+        (project / "pkg" / f"m{index}.py").write_text(LEGACY_SNIPPETS[0])
+        (outside / f"m{index}.py").write_text(LEGACY_SNIPPETS[0])
+    swap = f"""
+    import os
+    os.rename({str(project / "pkg")!r}, {str(tmp_path / "moved")!r})
+    os.symlink({str(outside)!r}, {str(project / "pkg")!r})
+    """
+    before = snapshot(outside)
+
+    result = _run_with(swap, "m0.py", "fix", ".", cwd=project)
+
+    _no_crash(result)
+    assert result.returncode == 2, result
+    assert snapshot(outside) == before
+    # The file being analysed when its folder was swapped, at least, is refused.
+    assert f"{os.path.join('pkg', 'm0.py')}: error: not written: its real path {outside / 'm0.py'}" in result.stderr
+
+
+def test_a_file_an_editor_saved_during_the_run_is_not_overwritten(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text(LEGACY_SNIPPETS[0])
+    (tmp_path / "b.py").write_text(LEGACY_SNIPPETS[1])
+    edited = LEGACY_SNIPPETS[0] + "# the user's edit\n"
+    editor = f"open({str(tmp_path / 'a.py')!r}, 'w').write({edited!r})"
+
+    result = _run_with(editor, "a.py", "fix", ".", cwd=tmp_path)
+
+    _no_crash(result)
+    assert result.returncode == 2, result
+    assert "a.py: error: changed by someone else since it was read: not overwritten" in result.stderr
+    assert (tmp_path / "a.py").read_text() == edited
+    assert "Fixed b.py" in result.stdout and (tmp_path / "b.py").read_text() != LEGACY_SNIPPETS[1]
+
+
+# -- time and memory ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("glob", ["**/" * 25 + "never.py", "**" * 25 + "never.py", "*a" * 25 + "/b"])
+def test_globs_match_in_linear_time(tmp_path: Path, glob: str) -> None:
+    deep = tmp_path.joinpath(*["a"] * 40)
+    deep.mkdir(parents=True)
+    (deep / "legacy.py").write_text(LEGACY_SNIPPETS[0])
+
+    result = run_guarded("check", "--extend-exclude", glob, ".", cwd=tmp_path)
+
+    _no_crash(result)
+    assert result.returncode == 1 and "legacy.py" in result.stdout, result
+
+
+def test_a_fifty_megabyte_candidate_is_refused_before_it_is_parsed(tmp_path: Path) -> None:
+    # The time guard is generous; memory is what it would cost to tokenise it whole.
+    big = tmp_path / "big.py"
+    big.write_text(LEGACY_SNIPPETS[0] + "x = [1, 2, 3]\n" * 3_600_000)
+    assert big.stat().st_size > 50_000_000
+
+    result = run_guarded("fix", ".", cwd=tmp_path)
+
+    _no_crash(result)
+    assert result.returncode == 2, result
+    assert "big.py: error: too large to analyse: " in result.stderr
