@@ -6,12 +6,14 @@ regression fails the test instead of hanging or exhausting CI."""
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
-from hardening_support import LEGACY_SNIPPETS, REPO, run_guarded, snapshot
+from hardening_support import HANG_GUARD, LEGACY_SNIPPETS, REPO, run_guarded, snapshot
 
 pytestmark = pytest.mark.slow  # the installed command, in processes
 
@@ -207,3 +209,42 @@ def test_a_fifty_megabyte_candidate_is_refused_before_it_is_parsed(tmp_path: Pat
     _no_crash(result)
     assert result.returncode == 2, result
     assert "big.py: error: too large to analyse: " in result.stderr
+
+
+# -- no code of the repository runs ------------------------------------------------------
+
+
+def _git(*args: str, cwd: Path) -> None:
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, timeout=HANG_GUARD)
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+@pytest.mark.parametrize("command", ["check", "fix"])
+def test_the_repository_s_git_settings_run_no_command(tmp_path: Path, command: str) -> None:
+    _git("init", "-q", ".", cwd=tmp_path)
+    (tmp_path / "agent.py").write_text(LEGACY_SNIPPETS[0])
+    (tmp_path / ".gitignore").write_text("generated/\n")
+    marker = tmp_path.parent / f"{tmp_path.name}-ran"
+    hook = tmp_path / ".git" / "evil"
+    hook.write_text(f"#!/bin/sh\ntouch {marker}\n")
+    hook.chmod(0o755)
+    for setting in ("core.fsmonitor", "core.pager", "core.sshCommand", "diff.external"):
+        _git("config", setting, str(hook), cwd=tmp_path)
+    _git("config", "core.hooksPath", str(tmp_path / ".git"), cwd=tmp_path)
+
+    result = run_guarded(command, ".", cwd=tmp_path)
+
+    _no_crash(result)
+    assert result.returncode in (0, 1), result
+    assert not marker.exists(), "a command of the scanned repository's git configuration ran"
+
+
+@pytest.mark.parametrize("module", ["ast", "typing", "dataclasses"])
+def test_python_m_does_not_import_the_current_folder_s_modules(tmp_path: Path, module: str) -> None:
+    (tmp_path / f"{module}.py").write_text("raise SystemExit('the project’s own module was imported')\n")
+    (tmp_path / "agent.py").write_text(LEGACY_SNIPPETS[0])
+
+    result = run_guarded("check", "agent.py", cwd=tmp_path, command=[sys.executable, "-m", "acp_migrate"])
+
+    _no_crash(result)
+    assert result.returncode == 1 and "ACP001" in result.stdout, result

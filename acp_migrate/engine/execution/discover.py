@@ -23,8 +23,8 @@ import subprocess
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from acp_migrate.globs import GlobSet
 from acp_migrate.engine.execution.files import describe_os_error
+from acp_migrate.globs import GlobSet
 from acp_migrate.rules import SUFFIXES
 
 # The files some rule reads (`Rule.suffixes`): Python, and Markdown (ACP006 checks its
@@ -340,17 +340,46 @@ class GitIgnore:
         assert self._git is not None
         try:
             completed = subprocess.run(
-                [self._git, *args],
+                [self._git, *_SAFE_GIT, *args],
                 cwd=cwd,
                 capture_output=True,
                 timeout=60,
                 stdin=subprocess.DEVNULL,
+                env=_git_environment(),
             )
         except (OSError, subprocess.SubprocessError):
             return None
         if completed.returncode != 0:
             return None
         return os.fsdecode(completed.stdout).rstrip("\n") if args[0] == "rev-parse" else os.fsdecode(completed.stdout)
+
+
+# The scanned repository is a stranger's (a pull request in CI): none of its settings may
+# run a command. `core.fsmonitor` is a program `ls-files` starts; hooks and pagers are
+# programs too, and no prompt may wait for a terminal.
+_SAFE_GIT = (
+    "-c",
+    "core.fsmonitor=false",
+    "-c",
+    "core.hooksPath=/dev/null",
+    "-c",
+    "core.pager=cat",
+    "-c",
+    "core.untrackedCache=false",
+    "--no-pager",
+)
+
+
+def _git_environment() -> dict[str, str]:
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("GIT_")}
+    environment.update(
+        GIT_CONFIG_NOSYSTEM="1",
+        GIT_TERMINAL_PROMPT="0",
+        GIT_OPTIONAL_LOCKS="0",  # a read-only question takes no lock, writes no index
+        GIT_PAGER="cat",
+        PAGER="cat",
+    )
+    return environment
 
 
 @dataclass(slots=True)
