@@ -248,3 +248,86 @@ def test_python_m_does_not_import_the_current_folder_s_modules(tmp_path: Path, m
 
     _no_crash(result)
     assert result.returncode == 1 and "ACP001" in result.stdout, result
+
+
+# -- one-line errors, not tracebacks ------------------------------------------------------
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["check", "agent.py"],
+        ["check", "--output-format", "sarif", "agent.py"],
+        ["diff", "agent.py"],
+        ["rules"],
+        ["rules", "ACP001"],
+        ["-V"],
+        ["fix", "-"],
+        ["check", "--help"],
+    ],
+    ids=" ".join,
+)
+def test_a_full_stdout_is_one_error_line_and_exit_2(tmp_path: Path, args: list[str]) -> None:
+    (tmp_path / "agent.py").write_text(LEGACY_SNIPPETS[0])
+    with open("/dev/full", "w") as full, open(tmp_path / "agent.py") as stdin:
+        result = run_guarded(
+            *args, cwd=tmp_path, stdout=full, stdin=stdin, capture_output=False, stderr=subprocess.PIPE
+        )
+
+    assert result.returncode == 2, result
+    assert result.stderr.splitlines() == [
+        "error: cannot write the output: no space left on device"
+        if args != ["check", "--help"]
+        else "error: no space left on device"
+    ]
+
+
+def _undecodable_name(tmp_path: Path) -> Path:
+    path = Path(os.fsdecode(bytes(tmp_path) + b"/caf\xe9.py"))
+    try:
+        path.write_text(LEGACY_SNIPPETS[0])
+    except (OSError, UnicodeEncodeError):
+        pytest.skip("the file system refuses names that are not UTF-8")
+    return path
+
+
+def test_sarif_names_a_file_whose_name_is_not_utf8(tmp_path: Path) -> None:
+    import json
+
+    _undecodable_name(tmp_path)
+
+    result = run_guarded("check", "--output-format", "sarif", ".", cwd=tmp_path)
+
+    _no_crash(result)
+    assert result.returncode == 1, result
+    (location,) = [r["locations"][0] for r in json.loads(result.stdout)["runs"][0]["results"]]
+    assert location["physicalLocation"]["artifactLocation"]["uri"] == "caf%E9.py"
+
+
+def test_escape_sequences_and_undecodable_bytes_in_names_are_escaped(tmp_path: Path) -> None:
+    _undecodable_name(tmp_path)
+    (tmp_path / "red\x1b[31m.py").write_text(LEGACY_SNIPPETS[0])
+    (tmp_path / "pyproject.toml").write_text('[tool.acp-migrate]\n"key\\u001b]0;title\\u0007" = 1\n')
+
+    result = run_guarded("check", "--isolated", ".", cwd=tmp_path)
+    configured = run_guarded("check", ".", cwd=tmp_path)
+
+    assert result.returncode == 1, result
+    assert "caf\\xe9.py:" in result.stdout and "red\\x1b[31m.py:" in result.stdout
+    assert configured.returncode == 2
+    assert configured.stderr.splitlines() == [
+        f"error: {tmp_path / 'pyproject.toml'}: [tool.acp-migrate] unknown key 'key\\x1b]0;title\\x07'"
+    ]
+    for output in (result.stdout, result.stderr, configured.stdout, configured.stderr):
+        assert "\x1b" not in output and "\x07" not in output and "\udce9" not in output
+
+
+def test_a_pyproject_nested_thousands_deep_is_one_error(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.acp-migrate]\nselect = " + "[" * 5000 + "]" * 5000 + "\n")
+    (tmp_path / "a.py").write_text("x = 1\n")
+
+    result = run_guarded("check", ".", cwd=tmp_path)
+
+    assert result.returncode == 2, result
+    assert result.stderr.splitlines() == [f"error: {tmp_path / 'pyproject.toml'}: invalid TOML: nested too deeply"]
