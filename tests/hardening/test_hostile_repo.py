@@ -331,3 +331,28 @@ def test_a_pyproject_nested_thousands_deep_is_one_error(tmp_path: Path) -> None:
 
     assert result.returncode == 2, result
     assert result.stderr.splitlines() == [f"error: {tmp_path / 'pyproject.toml'}: invalid TOML: nested too deeply"]
+
+
+# -- leftovers --------------------------------------------------------------------------
+
+
+def test_fix_removes_the_temp_files_a_killed_run_left(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "agent.py").write_text(LEGACY_SNIPPETS[0])
+    dead = subprocess.Popen(["true"])  # noqa: S607
+    dead.wait(timeout=HANG_GUARD)
+    killed = tmp_path / "pkg" / f".agent.py.{dead.pid}.0badf00d.acp-migrate.tmp"
+    before_0_3 = tmp_path / "pkg" / ".agent.py.k3x_9qzw.acp-migrate.tmp"  # tempfile.mkstemp's
+    running = tmp_path / "pkg" / f".agent.py.{os.getpid()}.0badf00d.acp-migrate.tmp"  # a run going on
+    for leftover in (killed, before_0_3, running):
+        leftover.write_text("half a file")
+
+    checked = run_guarded("check", ".", cwd=tmp_path)
+    assert checked.returncode == 1 and killed.exists() and before_0_3.exists()  # check writes nothing
+
+    result = run_guarded("fix", ".", cwd=tmp_path)
+
+    _no_crash(result)
+    assert result.returncode == 1 and "Fixed" in result.stdout, result
+    assert not killed.exists() and not before_0_3.exists()
+    assert running.read_text() == "half a file"

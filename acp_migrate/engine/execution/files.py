@@ -5,7 +5,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 _REASONS = {
     errno.EACCES: "permission denied",
@@ -236,9 +236,29 @@ def _keep_owner(fd: int, original: os.stat_result) -> None:
             pass
 
 
-def remove_quietly(path: str) -> None:
-    """Delete a file of our own (a temp file) if it is there."""
+def remove_leftovers(paths: Iterable[str]) -> list[str]:
+    """Remove the temp files (`.NAME.PID.RANDOM.acp-migrate.tmp`) that a write left when
+    its process was killed (SIGKILL, a crash): those of a process that has ended, and
+    those without a process id, which only releases before 0.3 wrote. A live process's
+    (another run at the same time) is its own. Returns the paths removed."""
+    removed = []
+    for path in paths:
+        parts = os.path.basename(path)[: -len(TEMP_SUFFIX)].rsplit(".", 2)
+        if len(parts) == 3 and parts[1].isdigit() and _alive(int(parts[1])):
+            continue
+        try:
+            os.unlink(path)
+        except OSError:
+            continue
+        removed.append(path)
+    return removed
+
+
+def _alive(pid: int) -> bool:
     try:
-        os.unlink(path)
-    except OSError:
-        pass
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (OSError, OverflowError):
+        return True  # another user's, or not ours to judge: kept
+    return True

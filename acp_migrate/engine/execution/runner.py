@@ -23,6 +23,7 @@ from acp_migrate.engine.execution.files import (
     Unchanged,
     describe_os_error,
     read_source,
+    remove_leftovers,
     write_atomic,
 )
 from acp_migrate.engine.execution.modules import file_system_modules
@@ -131,9 +132,11 @@ def run(
 
     outcomes: list[FileOutcome] = []
 
+    leftovers: list[str] | None = [] if mode is Mode.FIX else None  # check and diff write nothing
+
     def discovered() -> Iterator[str]:
         nonlocal found
-        for path in iter_files(paths, discovery_options, path_errors):
+        for path in iter_files(paths, discovery_options, path_errors, leftovers):
             found += 1
             if progress is not None and found % 1024 == 0:
                 progress(len(outcomes), found)  # a big run's outcomes come after its walk
@@ -146,6 +149,8 @@ def run(
             progress(len(outcomes), found)
     if any(outcome.deferred for outcome in outcomes):
         outcomes = _decide_and_redo(outcomes, template, paths, discovery_options, cwd)
+    if leftovers:
+        remove_leftovers(leftovers)  # a killed run's: once this run's writes are done
     return RunResult(
         mode=mode,
         files=sorted(outcomes, key=lambda outcome: outcome.path),
