@@ -397,6 +397,7 @@ def check(
     output_format: OutputFormatOption = OutputFormat.TEXT,
     output_file: OutputFileOption = None,
     statistics: StatisticsOption = False,
+    diff: Annotated[bool, typer.Option("--diff", hidden=True)] = False,
     select: SelectOption = None,
     ignore: IgnoreOption = None,
     report_unused_suppressions: UnusedOption = False,
@@ -425,6 +426,8 @@ def check(
       acp-migrate check --output-format github --exit-zero -o report.txt
     """
     common = _common(locals())
+    if diff:  # ruff's `check --diff`: a command of its own here
+        _usage_error("`check --diff` is a command here: `acp-migrate diff [PATH]...` prints the patch fix would apply")
     if fix:
         if output_format not in (OutputFormat.TEXT, OutputFormat.CONCISE) or statistics:
             _usage_error("--fix works with --output-format text or concise, without --statistics")
@@ -708,10 +711,14 @@ class _Report:
 def _run_paths(function, common: Common, options: Options) -> api.RunReport:
     bar = ProgressBar(sys.stderr, paint=common.painter(sys.stderr)) if common.interactive() else None
     try:
-        return function(common.paths, options=options, progress=bar)
+        report = function(common.paths, options=options, progress=bar)
     finally:
         if bar is not None:
             bar.close()
+    if not report.result.files and not report.result.path_errors:
+        # As ruff says it: a wrong folder, or a pattern that excludes everything, must not pass silently.
+        typer.echo("warning: No Python files found under the given path(s)", err=True)
+    return report
 
 
 def _closing_summary(common: Common, result: RunResult, elapsed: float | None, *, by_rule: bool = True) -> None:

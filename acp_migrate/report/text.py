@@ -190,7 +190,7 @@ def _rewrite_summary(
     added = [c for c in result.companions if c.written or result.mode is not Mode.FIX]
     if added:
         verb = "added" if result.mode is Mode.FIX else "would add"
-        parts.append(f"{verb} {_count(len(added), 'file')} ({', '.join(shown(c.path) for c in added)})")
+        parts.append(f"{verb} {_count(len(added), 'file')} ({_named([c.path for c in added])})")
     if listed:
         parts.append(f"{listed} listed above for review")
     if remaining:
@@ -202,8 +202,23 @@ def _rewrite_summary(
 
 
 def _unanalysed(result: RunResult) -> str:
-    count = len(result.errors)
-    return f"{_count(count, 'file')} could not be analysed"
+    # A file fix analysed (its findings are there) but could not write is not unanalysed.
+    unwritten = sum(outcome.error is not None and bool(outcome.findings) for outcome in result.files)
+    unanalysed = len(result.errors) - unwritten
+    parts = [f"{_count(unanalysed, 'file')} could not be analysed"] if unanalysed else []
+    if unwritten:
+        parts.append(f"{_count(unwritten, 'file')} could not be written")
+    return "; ".join(parts)
+
+
+# The summary is one line: past this many, the files added are counted, not named.
+NAMED_FILES = 5
+
+
+def _named(paths: list[str]) -> str:
+    shown_paths = ", ".join(shown(path) for path in paths[:NAMED_FILES])
+    more = len(paths) - NAMED_FILES
+    return f"{shown_paths}, and {more} more" if more > 0 else shown_paths
 
 
 def _count(number: int, noun: str) -> str:

@@ -356,3 +356,55 @@ def test_fix_removes_the_temp_files_a_killed_run_left(tmp_path: Path) -> None:
     assert result.returncode == 1 and "Fixed" in result.stdout, result
     assert not killed.exists() and not before_0_3.exists()
     assert running.read_text() == "half a file"
+
+
+# -- messages ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["check", "diff", "fix"])
+def test_a_folder_without_python_files_warns_as_ruff_does(tmp_path: Path, command: str) -> None:
+    (tmp_path / "notes.txt").write_text("slash_commands\n")
+
+    result = run_guarded(command, ".", cwd=tmp_path)
+
+    assert result.returncode == 0, result
+    assert result.stderr.splitlines() == ["warning: No Python files found under the given path(s)"]
+
+
+def test_check_diff_points_to_the_diff_command(tmp_path: Path) -> None:
+    result = run_guarded("check", "--diff", ".", cwd=tmp_path)
+
+    assert result.returncode == 2
+    assert "`acp-migrate diff [PATH]...`" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_file_fix_could_not_write_is_counted_apart_from_the_unanalysed(tmp_path: Path) -> None:
+    (tmp_path / "agent.py").write_text(AGENT)
+    (tmp_path / SHIM).symlink_to(tmp_path.parent / f"{tmp_path.name}-{SHIM}")
+    (tmp_path / "broken.py").write_text("def broken(:\n    slash_commands = 1\n")
+
+    result = run_guarded("fix", ".", cwd=tmp_path)
+
+    assert result.returncode == 2
+    assert result.stdout.splitlines()[-1].endswith("1 file could not be analysed; 1 file could not be written.")
+
+
+def test_the_summary_of_many_added_shims_stays_one_short_line(tmp_path: Path) -> None:
+    for index in range(7):
+        (tmp_path / f"agent{index}").mkdir()
+        (tmp_path / f"agent{index}" / "agent.py").write_text(AGENT)
+
+    result = run_guarded("fix", ".", cwd=tmp_path)
+
+    assert result.returncode in (0, 1), result
+    summary = result.stdout.splitlines()[-1]
+    assert "added 7 files (" in summary and ", and 2 more)" in summary and len(summary) < 400, summary
+
+
+def test_config_names_a_pyproject_of_another_name(tmp_path: Path) -> None:
+    (tmp_path / "ci.toml").write_text('[tool.acp-migrate]\nselect = ["ACP002"]\n')
+    (tmp_path / "agent.py").write_text(LEGACY_SNIPPETS[0])  # ACP001 only
+
+    result = run_guarded("check", "--config", "ci.toml", "agent.py", cwd=tmp_path)
+
+    assert result.returncode == 0 and result.stderr == "", result
