@@ -319,3 +319,16 @@ def test_temp_files_name_their_process(tmp_path: Path, monkeypatch: pytest.Monke
 
     (temp,) = seen
     assert temp.startswith(f".a.py.{os.getpid()}.") and temp.endswith(files.TEMP_SUFFIX)
+
+
+def test_write_over_a_file_that_holds_the_same_bytes_already_succeeds(tmp_path: Path) -> None:
+    # Two fix runs at once: the other wrote the same fix meanwhile.
+    target = tmp_path / "a.py"
+    target.write_bytes(b"fixed\n")
+
+    write_atomic(str(target), b"fixed\n", expect=files.Unchanged(b"legacy\n"))
+    write_atomic(str(tmp_path / "shim.py"), b"shim\n", create=True, expect=files.Unchanged(None))
+    write_atomic(str(tmp_path / "shim.py"), b"shim\n", create=True, expect=files.Unchanged(None))
+
+    assert target.read_bytes() == b"fixed\n" and (tmp_path / "shim.py").read_bytes() == b"shim\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.py", "shim.py"]

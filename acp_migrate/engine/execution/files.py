@@ -186,8 +186,9 @@ def _write_in(folder: int, name: str, data: bytes, *, create: bool, expect: Unch
                 os.umask(umask)
                 os.fchmod(stream.fileno(), 0o666 & ~umask)
             os.fsync(stream.fileno())
-        if expect is not None:
-            _check_unchanged(folder, name, expect)
+        if expect is not None and _check_unchanged(folder, name, expect, data):
+            _remove_quietly_in(folder, temp_name)  # it holds `data` already (another run's fix)
+            return
         os.replace(temp_name, name, src_dir_fd=folder, dst_dir_fd=folder)
     except BaseException as exc:
         _remove_quietly_in(folder, temp_name)
@@ -200,14 +201,19 @@ def _write_in(folder: int, name: str, data: bytes, *, create: bool, expect: Unch
         pass
 
 
-def _check_unchanged(folder: int, name: str, expect: Unchanged) -> None:
+def _check_unchanged(folder: int, name: str, expect: Unchanged, data: bytes) -> bool:
+    """Raise FileAccessError when the file holds neither what was read nor `data`;
+    True when it holds `data` already (two runs at once: the other wrote it)."""
     try:
         now: bytes | None = _read(name, MAX_READ_BYTES, dir_fd=folder, follow=False)
     except FileAccessError:
         now = None if not _exists(folder, name) else b""
+    if now == data:
+        return True
     if now != expect.content:
         what = "changed" if expect.content is not None else "created"
         raise FileAccessError(f"{what} by someone else since it was read: not overwritten")
+    return False
 
 
 def _exists(folder: int, name: str) -> bool:
