@@ -27,7 +27,7 @@ def _not_from_the_current_folder() -> None:
 
 _not_from_the_current_folder()
 
-from typing import TYPE_CHECKING, Any  # noqa: E402
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.2.0"
 

@@ -339,7 +339,7 @@ def test_a_pyproject_nested_thousands_deep_is_one_error(tmp_path: Path) -> None:
 def test_fix_removes_the_temp_files_a_killed_run_left(tmp_path: Path) -> None:
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "agent.py").write_text(LEGACY_SNIPPETS[0])
-    dead = subprocess.Popen(["true"])  # noqa: S607
+    dead = subprocess.Popen(["true"])
     dead.wait(timeout=HANG_GUARD)
     killed = tmp_path / "pkg" / f".agent.py.{dead.pid}.0badf00d.acp-migrate.tmp"
     before_0_3 = tmp_path / "pkg" / ".agent.py.k3x_9qzw.acp-migrate.tmp"  # tempfile.mkstemp's
