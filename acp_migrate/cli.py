@@ -690,7 +690,11 @@ class _Report:
 
     def write(self, data: str | bytes) -> None:
         if self.file is not None:
-            self.file.write(data.encode("utf-8", "surrogateescape") if isinstance(data, str) else data)
+            try:
+                self.file.write(data.encode("utf-8", "surrogateescape") if isinstance(data, str) else data)
+                self.file.flush()
+            except OSError as error:
+                _fail(f"cannot write the report to {self.common.output_file}: {_os_reason(error)}")
         elif self.stderr:
             text = data.decode("utf-8", "surrogateescape") if isinstance(data, bytes) else data
             typer.echo(text, nl=False, err=True)
@@ -704,8 +708,9 @@ class _Report:
             try:
                 self.file.close()
             except OSError as error:
-                typer.echo(f"error: cannot write the report to {self.common.output_file}: {error}", err=True)
-                raise typer.Exit(2) from None
+                if exc_info[0] is not None:
+                    return  # the write failed already, and said so
+                _fail(f"cannot write the report to {self.common.output_file}: {_os_reason(error)}")
 
 
 def _run_paths(function, common: Common, options: Options) -> api.RunReport:

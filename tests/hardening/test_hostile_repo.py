@@ -293,6 +293,16 @@ def test_a_full_stdout_is_one_error_line_and_exit_2(tmp_path: Path, args: list[s
     ]
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_full_output_file_is_one_error_line_and_exit_2(tmp_path: Path) -> None:
+    (tmp_path / "agent.py").write_text(LEGACY_SNIPPETS[0])
+
+    result = run_guarded("check", "-o", "/dev/full", "agent.py", cwd=tmp_path)
+
+    assert result.returncode == 2, result
+    assert result.stderr.splitlines() == ["error: cannot write the report to /dev/full: no space left on device"]
+
+
 def _undecodable_name(tmp_path: Path) -> Path:
     path = Path(os.fsdecode(bytes(tmp_path) + b"/caf\xe9.py"))
     try:
