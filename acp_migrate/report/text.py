@@ -128,7 +128,9 @@ def render_fix(
     if show_fixes is not None:
         fixed = render_fixes(result, show_fixes, paint=paint)
     else:
-        fixed = _lines(f"{paint('Fixed', 'green')} {shown(outcome.path)}" for outcome in result.files if outcome.written)
+        fixed = _lines(
+            f"{paint('Fixed', 'green')} {shown(outcome.path)}" for outcome in result.files if outcome.written
+        )
         fixed += _lines(
             f"{paint('Added' if c.original is None else 'Refreshed', 'green')} {shown(c.path)}"
             for c in result.companions
