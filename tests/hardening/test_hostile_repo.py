@@ -343,6 +343,25 @@ def test_escape_sequences_and_undecodable_bytes_in_names_are_escaped(tmp_path: P
         assert "\x1b" not in output and "\x07" not in output and "\udce9" not in output
 
 
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_the_patch_quotes_names_as_git_does_and_applies(tmp_path: Path) -> None:
+    patched, fixed = tmp_path / "patched", tmp_path / "fixed"
+    for tree in (patched, fixed):
+        tree.mkdir()
+        (tree / "red\x1b[31m.py").write_text(LEGACY_SNIPPETS[0])
+        (tree / 'quo"te.py').write_text(LEGACY_SNIPPETS[1])
+    _git("init", "-q", ".", cwd=patched)
+
+    patch = run_guarded("diff", ".", cwd=patched, text=False)
+
+    assert patch.returncode == 1, patch
+    assert b"\x1b" not in patch.stdout
+    assert b'+++ "b/red\\033[31m.py"\n' in patch.stdout and b'+++ "b/quo\\"te.py"\n' in patch.stdout
+    subprocess.run(["git", "apply"], input=patch.stdout, cwd=patched, check=True, timeout=HANG_GUARD)
+    run_guarded("fix", ".", cwd=fixed)
+    assert {k: v for k, v in snapshot(patched).items() if not k.startswith(".git")} == snapshot(fixed)
+
+
 def test_a_pyproject_nested_thousands_deep_is_one_error(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text("[tool.acp-migrate]\nselect = " + "[" * 5000 + "]" * 5000 + "\n")
     (tmp_path / "a.py").write_text("x = 1\n")
