@@ -144,7 +144,10 @@ def _check_inside(folder: int, directory: str, name: str, roots: Sequence[str]) 
         real = os.readlink(f"/proc/self/fd/{folder}")
     except OSError:
         real = directory
-        status, opened = os.stat(directory), os.fstat(folder)
+        try:
+            status, opened = os.stat(directory), os.fstat(folder)
+        except OSError as exc:
+            raise FileAccessError(describe_os_error(exc)) from exc
         if (status.st_dev, status.st_ino) != (opened.st_dev, opened.st_ino):
             raise FileAccessError("its folder was replaced while the file was written") from None
     for root in roots:
