@@ -332,3 +332,23 @@ def test_write_over_a_file_that_holds_the_same_bytes_already_succeeds(tmp_path: 
 
     assert target.read_bytes() == b"fixed\n" and (tmp_path / "shim.py").read_bytes() == b"shim\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.py", "shim.py"]
+
+
+def test_write_checks_the_folder_without_proc_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_proc(path: str) -> str:
+        raise FileNotFoundError(errno.ENOENT, "No such file or directory")
+
+    monkeypatch.setattr(files.os, "readlink", no_proc)
+    project, outside = tmp_path / "project", tmp_path / "outside"
+    project.mkdir()
+    outside.mkdir()
+    (outside / "a.py").write_bytes(b"old\n")
+    (project / "a.py").symlink_to(outside / "a.py")
+    (project / "b.py").write_bytes(b"old\n")
+
+    with pytest.raises(FileAccessError) as caught:
+        write_atomic(str(project / "a.py"), b"new\n", roots=[str(project)])
+    write_atomic(str(project / "b.py"), b"new\n", roots=[str(project)])
+
+    assert "is outside the project" in caught.value.reason
+    assert (outside / "a.py").read_bytes() == b"old\n" and (project / "b.py").read_bytes() == b"new\n"
