@@ -335,8 +335,12 @@ def test_write_over_a_file_that_holds_the_same_bytes_already_succeeds(tmp_path: 
 
 
 def test_write_checks_the_folder_without_proc_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def no_proc(path: str) -> str:
-        raise FileNotFoundError(errno.ENOENT, "No such file or directory")
+    real_readlink = os.readlink
+
+    def no_proc(path, *args, **kwargs):  # os.path.realpath reads links too
+        if str(path).startswith("/proc/"):
+            raise FileNotFoundError(errno.ENOENT, "No such file or directory")
+        return real_readlink(path, *args, **kwargs)
 
     monkeypatch.setattr(files.os, "readlink", no_proc)
     project, outside = tmp_path / "project", tmp_path / "outside"
