@@ -8,6 +8,25 @@ is loaded on first use.
 
 from __future__ import annotations
 
+import sys as _sys
+
+
+def _not_from_the_current_folder() -> None:
+    # `python -m acp_migrate` puts the current folder first on sys.path, and this package
+    # is imported before its __main__: the scanned project's own `typing.py` or `ast.py`
+    # must not be imported instead of the standard library's. Only for that command:
+    # a server that imports the shim keeps its path.
+    argv = getattr(_sys, "orig_argv", [])
+    ran = any(
+        (arg == "-m" and argv[index + 1 : index + 2] == [__name__]) or arg == "-m" + __name__
+        for index, arg in enumerate(argv)
+    )
+    if ran and _sys.path and _sys.path[0] in ("", __import__("os").getcwd()):
+        del _sys.path[0]
+
+
+_not_from_the_current_folder()
+
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.2.0"

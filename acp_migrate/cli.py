@@ -30,7 +30,7 @@ from acp_migrate import __version__, api
 from acp_migrate.config import ConfigError, Options, Overrides
 from acp_migrate.report.colour import PLAIN, Painter, colour_enabled
 from acp_migrate.report.progress import ProgressBar, render_run_summary, stream_is_tty
-from acp_migrate.report.text import render_errors
+from acp_migrate.report.text import render_errors, shown
 from acp_migrate.results import FileOutcome, RunResult
 
 HELP_OPTIONS = ["-h", "--help"]
@@ -344,19 +344,19 @@ def _split(values: list[str] | None) -> list[str] | None:
 
 
 def _usage_error(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
+    typer.echo(f"error: {shown(message)}", err=True)
     raise typer.Exit(2)
 
 
 def _fail(message: str):
     for line in message.splitlines():
-        typer.echo(f"error: {line}", err=True)
+        typer.echo(f"error: {shown(line)}", err=True)  # a TOML key may hold an escape sequence
     raise typer.Exit(2)
 
 
 def _show_version(value: bool) -> None:
     if value:
-        typer.echo(f"acp-migrate {__version__}")
+        _echo(f"acp-migrate {__version__}\n")
         raise typer.Exit()
 
 
@@ -377,7 +377,7 @@ def _options(
       acp-migrate rules ACP001        # a rule's documentation
     """
     if ctx.invoked_subcommand is None:
-        typer.echo(ctx.get_help())
+        _echo(ctx.get_help() + "\n")
         raise typer.Exit(0)
 
 
@@ -397,6 +397,7 @@ def check(
     output_format: OutputFormatOption = OutputFormat.TEXT,
     output_file: OutputFileOption = None,
     statistics: StatisticsOption = False,
+    diff: Annotated[bool, typer.Option("--diff", hidden=True)] = False,
     select: SelectOption = None,
     ignore: IgnoreOption = None,
     report_unused_suppressions: UnusedOption = False,
@@ -425,6 +426,8 @@ def check(
       acp-migrate check --output-format github --exit-zero -o report.txt
     """
     common = _common(locals())
+    if diff:  # ruff's `check --diff`: a command of its own here
+        _usage_error("`check --diff` is a command here: `acp-migrate diff [PATH]...` prints the patch fix would apply")
     if fix:
         if output_format not in (OutputFormat.TEXT, OutputFormat.CONCISE) or statistics:
             _usage_error("--fix works with --output-format text or concise, without --statistics")
@@ -646,18 +649,16 @@ def rules(
 
     infos = api.list_rules()
     if code is None:
-        typer.echo(
-            render_rule_table_json(infos) if output_format is RulesFormat.JSON else render_rule_table(infos), nl=False
-        )
+        _echo(render_rule_table_json(infos) if output_format is RulesFormat.JSON else render_rule_table(infos))
         return
     try:
         info = api.rule_info(code)
     except KeyError:
         _fail(f"unknown rule code {code!r} (known: {', '.join(i.code for i in infos)})")
     if output_format is RulesFormat.JSON:
-        typer.echo(render_rule_json(info), nl=False)
+        _echo(render_rule_json(info))
     else:
-        typer.echo(render_rule_doc(info), nl=False)
+        _echo(render_rule_doc(info))
 
 
 # -- helpers ---------------------------------------------------------------------------
@@ -689,31 +690,40 @@ class _Report:
 
     def write(self, data: str | bytes) -> None:
         if self.file is not None:
-            self.file.write(data.encode("utf-8", "surrogateescape") if isinstance(data, str) else data)
+            try:
+                self.file.write(data.encode("utf-8", "surrogateescape") if isinstance(data, str) else data)
+                self.file.flush()
+            except OSError as error:
+                _fail(f"cannot write the report to {self.common.output_file}: {_os_reason(error)}")
         elif self.stderr:
             text = data.decode("utf-8", "surrogateescape") if isinstance(data, bytes) else data
             typer.echo(text, nl=False, err=True)
         elif isinstance(data, bytes):
             _write_stdout(data)
         else:
-            typer.echo(data, nl=False)
+            _echo(data)
 
     def __exit__(self, *exc_info) -> None:
         if self.file is not None:
             try:
                 self.file.close()
             except OSError as error:
-                typer.echo(f"error: cannot write the report to {self.common.output_file}: {error}", err=True)
-                raise typer.Exit(2) from None
+                if exc_info[0] is not None:
+                    return  # the write failed already, and said so
+                _fail(f"cannot write the report to {self.common.output_file}: {_os_reason(error)}")
 
 
 def _run_paths(function, common: Common, options: Options) -> api.RunReport:
     bar = ProgressBar(sys.stderr, paint=common.painter(sys.stderr)) if common.interactive() else None
     try:
-        return function(common.paths, options=options, progress=bar)
+        report = function(common.paths, options=options, progress=bar)
     finally:
         if bar is not None:
             bar.close()
+    if not report.result.files and not report.result.path_errors:
+        # As ruff says it: a wrong folder, or a pattern that excludes everything, must not pass silently.
+        typer.echo("warning: No Python files found under the given path(s)", err=True)
+    return report
 
 
 def _closing_summary(common: Common, result: RunResult, elapsed: float | None, *, by_rule: bool = True) -> None:
@@ -767,14 +777,38 @@ def _stdin_result(report: api.SourceReport) -> RunResult:
     return RunResult(mode=report.mode, files=[outcome])
 
 
+class OutputError(Exception):
+    """The report could not be written to stdout (a full disk, a closed terminal)."""
+
+
+def _echo(text: str) -> None:
+    """Text to stdout; a failed write is an OutputError (one line, exit 2), not a traceback."""
+    try:
+        typer.echo(text, nl=False)
+    except BrokenPipeError:
+        raise  # the reader left (`| head`): __main__ makes it quiet
+    except OSError as error:
+        raise OutputError(_os_reason(error)) from None
+
+
 def _write_stdout(data: bytes) -> None:
-    sys.stdout.flush()
-    stream = getattr(sys.stdout, "buffer", None)
-    if stream is None:  # a text-only stream (tests)
-        sys.stdout.write(data.decode("utf-8", "surrogateescape"))
-    else:
-        stream.write(data)
-        stream.flush()
+    try:
+        sys.stdout.flush()
+        stream = getattr(sys.stdout, "buffer", None)
+        if stream is None:  # a text-only stream (tests)
+            sys.stdout.write(data.decode("utf-8", "surrogateescape"))
+        else:
+            stream.write(data)
+            stream.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        raise OutputError(_os_reason(error)) from None
+
+
+def _os_reason(error: OSError) -> str:
+    text = error.strerror or str(error) or type(error).__name__
+    return text[:1].lower() + text[1:]
 
 
 def run_command() -> int:
@@ -786,9 +820,34 @@ def run_command() -> int:
             return exit.code or 0
         print(exit.code, file=sys.stderr)
         return 1
-    except Exception:  # a crash must not exit 1, which means "findings"
-        import traceback
+    except OutputError as error:
+        _last_words(f"error: cannot write the output: {error}")
+        return 2
+    except BrokenPipeError:
+        raise  # the reader left early (`| head`): __main__ silences the rest
+    except OSError as error:  # click's own output (--help); the files' errors are outcomes
+        _last_words(f"error: {_os_reason(error)}")
+        return 2
+    except Exception as error:  # a crash must not exit 1, which means "findings"; one line, no traceback
+        if os.environ.get("ACP_MIGRATE_TRACEBACK"):
+            import traceback
 
-        traceback.print_exc()
+            traceback.print_exc()
+        detail = str(error).splitlines()[0] if str(error) else ""
+        _last_words(f"error: internal error: {type(error).__name__}{': ' + detail if detail else ''}")
         return 2
     return 0
+
+
+def _last_words(message: str) -> None:
+    # What stdout still buffers goes nowhere: writing it at exit would fail again, loudly.
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+    try:
+        print(message, file=sys.stderr)
+    except OSError:
+        pass

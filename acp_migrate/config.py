@@ -286,6 +286,8 @@ def _parse(path: Path, raw: bytes | None = None) -> dict[str, Any]:
         raise ConfigError(f"{path}: not UTF-8 text") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: invalid TOML: {error}") from None
+    except RecursionError:  # tomllib recurses per level of nesting
+        raise ConfigError(f"{path}: invalid TOML: nested too deeply") from None
 
 
 def read_config_file(path: str | os.PathLike[str]) -> FileConfig:
@@ -294,7 +296,9 @@ def read_config_file(path: str | os.PathLike[str]) -> FileConfig:
     if not path.is_file():
         raise ConfigError(f"{path}: no such configuration file")
     data = _parse(path)
-    where = path.name == PYPROJECT
+    tool = data.get("tool")
+    # A pyproject.toml under another name (`--config ci/pyproject-ci.toml`) is one too.
+    where = path.name == PYPROJECT or (isinstance(tool, dict) and "acp-migrate" in tool)
     if where:
         tool = data.get("tool", {})
         section = tool.get("acp-migrate", {}) if isinstance(tool, dict) else {}

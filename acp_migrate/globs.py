@@ -15,7 +15,7 @@ class GlobSet:
     def __init__(self, patterns: Sequence[str]) -> None:
         names: list[str] = []
         dir_names: list[str] = []  # `name/`: matches folders only
-        self._anchored: list[tuple[re.Pattern[str], bool]] = []  # (regex, folders only)
+        self._anchored: list[tuple[Glob, bool]] = []  # (regex, folders only)
         for raw in patterns:
             pattern = raw.strip()
             if pattern.startswith("./"):
@@ -49,31 +49,117 @@ def _any_name(patterns: Sequence[str]) -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{fnmatch.translate(pattern)})" for pattern in patterns))
 
 
-def glob_regex(pattern: str) -> re.Pattern[str]:
-    """A regex for an anchored glob: `*` and `?` stay within one folder, `**` crosses folders."""
-    out: list[str] = []
+class Glob:
+    """An anchored glob matched in linear time: a set of positions in the pattern walks
+    the path once (a regex of `**/**/...` backtracks exponentially: 25 never end)."""
+
+    __slots__ = ("_regex", "_tokens", "pattern")
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+        self._tokens = _glob_tokens(pattern)
+        # With at most two stars a regex costs at most the square of the path: the walk's
+        # common patterns (`docs/**/*.md`) keep its speed.
+        stars = sum(kind in (_STAR, _ANY_DEPTH, _SLASHES) for kind, _ in self._tokens)
+        self._regex = _regex(self._tokens) if stars <= 2 else None
+
+    def fullmatch(self, path: str) -> bool:
+        if self._regex is not None:
+            return self._regex.fullmatch(path) is not None
+        tokens = self._tokens
+        end = len(tokens)
+        # A state is (token index, inside): `inside` only for `**/` that has consumed a
+        # part of a folder's name and still needs its `/`.
+        states = _closure(tokens, {(0, False)})
+        for char in path:
+            following: set[tuple[int, bool]] = set()
+            for index, inside in states:
+                if index == end:
+                    continue
+                kind, value = tokens[index]
+                if kind == _SLASHES:  # `(?:.*/)?`: any characters, then a `/`
+                    following.add((index, True))
+                    if char == "/":
+                        following.add((index + 1, False))
+                elif kind == _ANY_DEPTH:
+                    following.add((index, False))
+                elif kind == _LITERAL:
+                    if value == char:
+                        following.add((index + 1, False))
+                elif char == "/":  # `*`, `?` and `[...]` stay within one folder
+                    continue
+                elif kind == _STAR:
+                    following.add((index, False))
+                elif kind == _ONE or value.fullmatch(char):
+                    following.add((index + 1, False))
+            if not following:
+                return False
+            states = _closure(tokens, following)
+        return (end, False) in states
+
+    def __repr__(self) -> str:
+        return f"Glob({self.pattern!r})"
+
+
+# Token kinds: a literal character, `?`, `[...]`, `*`, `**` (crosses folders) and `**/`
+# (zero or more whole folders).
+_LITERAL, _ONE, _CLASS, _STAR, _ANY_DEPTH, _SLASHES = range(6)
+
+
+def _closure(tokens: list[tuple[int, object]], states: set[tuple[int, bool]]) -> set[tuple[int, bool]]:
+    """`states` and those reached without consuming a character (a star may match nothing)."""
+    pending = [state for state in states if not state[1]]
+    while pending:
+        index, _ = pending.pop()
+        if index < len(tokens) and tokens[index][0] in (_STAR, _ANY_DEPTH, _SLASHES):
+            following = (index + 1, False)
+            if following not in states:
+                states.add(following)
+                pending.append(following)
+    return states
+
+
+def _glob_tokens(pattern: str) -> list[tuple[int, object]]:
+    tokens: list[tuple[int, object]] = []
     index = 0
     while index < len(pattern):
         if pattern.startswith("**/", index):
-            out.append("(?:.*/)?")
+            if not tokens or tokens[-1][0] != _SLASHES:  # `**/**/` is `**/`
+                tokens.append((_SLASHES, None))
             index += 3
         elif pattern.startswith("**", index):
-            out.append(".*")
+            tokens.append((_ANY_DEPTH, None))
             index += 2
         elif pattern[index] == "*":
-            out.append("[^/]*")
+            tokens.append((_STAR, None))
             index += 1
         elif pattern[index] == "?":
-            out.append("[^/]")
+            tokens.append((_ONE, None))
             index += 1
         elif pattern[index] == "[" and "]" in pattern[index + 2 :]:
             end = pattern.index("]", index + 2)
             body = pattern[index + 1 : end]
             if body.startswith("!"):
                 body = "^" + body[1:]
-            out.append("[" + body.replace("\\", "\\\\") + "]")
+            tokens.append((_CLASS, re.compile("[" + body.replace("\\", "\\\\") + "]")))
             index = end + 1
         else:
-            out.append(re.escape(pattern[index]))
+            tokens.append((_LITERAL, pattern[index]))
             index += 1
-    return re.compile("".join(out))
+    return tokens
+
+
+def _regex(tokens: list[tuple[int, object]]) -> re.Pattern[str]:
+    parts = {_ONE: "[^/]", _STAR: "[^/]*", _ANY_DEPTH: ".*", _SLASHES: "(?:.*/)?"}
+    return re.compile(
+        "".join(
+            re.escape(value) if kind == _LITERAL else "(?!/)" + value.pattern if kind == _CLASS else parts[kind]
+            for kind, value in tokens
+        )
+    )
+
+
+def glob_regex(pattern: str) -> Glob:
+    """An anchored glob: `*` and `?` stay within one folder, `**` crosses folders.
+    Like a compiled regex, its `fullmatch(path)` says whether `path` matches."""
+    return Glob(pattern)

@@ -231,3 +231,50 @@ def test_under_takes_only_paths_spelled_below_the_base(path: str, base: str, exp
         return spelling.replace("/", os.sep)
 
     assert under(native(path), native(base)) == (None if expected is None else native(expected))
+
+
+# -- globs in linear time (issue 24) ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("pattern", "path", "expected"),
+    [
+        ("docs/**/*.md", "docs/a.md", True),
+        ("docs/**/*.md", "docs/a/b/c.md", True),
+        ("docs/**/*.md", "docsx/a.md", False),
+        ("src/**", "src/a/b.py", True),
+        ("**/gen_*.py", "gen_x.py", True),
+        ("**/gen_*.py", "a/b/gen_x.py", True),
+        ("**/gen_*.py", "a/gen/x.py", False),
+        ("a/*/c", "a/b/c", True),
+        ("a/*/c", "a/b/x/c", False),
+        ("a/?/c", "a/bb/c", False),
+        ("a/[!x]/c", "a/y/c", True),
+        ("a/[!x]/c", "a///c", False),  # a class stays within one folder
+        ("**/**/**/x.py", "a/b/x.py", True),
+        ("**/" * 25 + "x.py", "a/" * 60 + "y.py", False),
+        ("*a" * 25 + "/b", "a" * 200 + "/c", False),
+    ],
+)
+def test_anchored_globs(pattern: str, path: str, expected: bool) -> None:
+    from acp_migrate.globs import glob_regex
+
+    assert glob_regex(pattern).fullmatch(path) is expected
+
+
+def test_the_linear_matcher_agrees_with_the_regex_it_replaces() -> None:
+    """Patterns with few stars are matched by a regex (fast), others by the state set
+    (linear): on every pattern both must answer alike."""
+    import random
+
+    from acp_migrate import globs
+
+    rng = random.Random(24)
+    pieces = ["a", "b", "/", "*", "**", "**/", "?", "[ab]", "[!a]"]
+    for _ in range(5000):
+        pattern = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 6)))
+        path = "".join(rng.choice("ab/") for _ in range(rng.randint(0, 8)))
+        glob = globs.Glob(pattern)
+        by_regex = globs._regex(glob._tokens).fullmatch(path) is not None
+        glob._regex = None
+        assert glob.fullmatch(path) is by_regex, (pattern, path)

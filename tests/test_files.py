@@ -191,7 +191,7 @@ def test_an_interrupt_during_the_write_leaves_the_original(tmp_path: Path, monke
     target = tmp_path / "a.py"
     target.write_bytes(b"old\n")
 
-    def interrupted(src: str, dst: str) -> None:
+    def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(files.os, "replace", interrupted)
@@ -234,3 +234,125 @@ def test_write_to_a_missing_file_is_an_error(tmp_path: Path) -> None:
 )
 def test_os_errors_become_short_reasons(error: OSError, reason: str) -> None:
     assert describe_os_error(error) == reason
+
+
+# -- the guards (issue 24) ---------------------------------------------------------------
+
+
+def test_read_refuses_a_file_over_the_limit_before_reading_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    big = tmp_path / "big.py"
+    big.write_bytes(b"x" * 2048)
+    reads: list[int] = []
+    real_read = os.read
+    monkeypatch.setattr(files.os, "read", lambda fd, n: reads.append(n) or real_read(fd, n))
+
+    with pytest.raises(FileAccessError) as caught:
+        read_source(str(big), limit=1024)
+
+    assert caught.value.reason.startswith("too large to analyse: ")
+    assert reads == []
+
+
+def test_read_stops_at_the_limit_when_the_size_is_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
+    proc = Path("/proc/self/status")
+    if not proc.exists():
+        pytest.skip("needs /proc")
+    with pytest.raises(FileAccessError) as caught:
+        read_source(str(proc), limit=16)
+    assert caught.value.reason.startswith("too large to analyse")
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/null"])
+def test_read_refuses_devices(device: str) -> None:
+    with pytest.raises(FileAccessError) as caught:
+        read_source(device)
+    assert caught.value.reason == "not a regular file"
+
+
+def test_write_refuses_a_real_path_outside_the_roots(tmp_path: Path) -> None:
+    project, outside = tmp_path / "project", tmp_path / "outside"
+    project.mkdir()
+    outside.mkdir()
+    (outside / "a.py").write_bytes(b"old\n")
+    (project / "a.py").symlink_to(outside / "a.py")
+    (project / "new.py").symlink_to(outside / "new.py")  # dangling
+
+    for name, create in (("a.py", False), ("new.py", True)):
+        with pytest.raises(FileAccessError) as caught:
+            write_atomic(str(project / name), b"new\n", create=create, roots=[str(project)])
+        assert caught.value.reason == f"not written: its real path {outside / name} is outside the project"
+    assert sorted(p.name for p in outside.iterdir()) == ["a.py"]
+    assert (outside / "a.py").read_bytes() == b"old\n"
+
+    write_atomic(str(project / "a.py"), b"new\n", roots=[str(project), str(outside)])
+    assert (outside / "a.py").read_bytes() == b"new\n"
+
+
+def test_write_refuses_a_file_changed_since_it_was_read(tmp_path: Path) -> None:
+    target = tmp_path / "a.py"
+    target.write_bytes(b"edited\n")
+
+    with pytest.raises(FileAccessError) as caught:
+        write_atomic(str(target), b"fixed\n", expect=files.Unchanged(b"read\n"))
+    assert caught.value.reason == "changed by someone else since it was read: not overwritten"
+    with pytest.raises(FileAccessError):
+        write_atomic(str(target), b"fixed\n", create=True, expect=files.Unchanged(None))  # created meanwhile
+    assert target.read_bytes() == b"edited\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["a.py"]
+
+    write_atomic(str(target), b"fixed\n", expect=files.Unchanged(b"edited\n"))
+    assert target.read_bytes() == b"fixed\n"
+
+
+def test_temp_files_name_their_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "a.py"
+    target.write_bytes(b"old\n")
+    seen: list[str] = []
+    real_replace = os.replace
+
+    def replace(src: str, dst: str, **kwargs: object) -> None:
+        seen.append(src)
+        real_replace(src, dst, **kwargs)
+
+    monkeypatch.setattr(files.os, "replace", replace)
+    write_atomic(str(target), b"new\n")
+
+    (temp,) = seen
+    assert temp.startswith(f".a.py.{os.getpid()}.") and temp.endswith(files.TEMP_SUFFIX)
+
+
+def test_write_over_a_file_that_holds_the_same_bytes_already_succeeds(tmp_path: Path) -> None:
+    # Two fix runs at once: the other wrote the same fix meanwhile.
+    target = tmp_path / "a.py"
+    target.write_bytes(b"fixed\n")
+
+    write_atomic(str(target), b"fixed\n", expect=files.Unchanged(b"legacy\n"))
+    write_atomic(str(tmp_path / "shim.py"), b"shim\n", create=True, expect=files.Unchanged(None))
+    write_atomic(str(tmp_path / "shim.py"), b"shim\n", create=True, expect=files.Unchanged(None))
+
+    assert target.read_bytes() == b"fixed\n" and (tmp_path / "shim.py").read_bytes() == b"shim\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.py", "shim.py"]
+
+
+def test_write_checks_the_folder_without_proc_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real_readlink = os.readlink
+
+    def no_proc(path, *args, **kwargs):  # os.path.realpath reads links too
+        if str(path).startswith("/proc/"):
+            raise FileNotFoundError(errno.ENOENT, "No such file or directory")
+        return real_readlink(path, *args, **kwargs)
+
+    monkeypatch.setattr(files.os, "readlink", no_proc)
+    project, outside = tmp_path / "project", tmp_path / "outside"
+    project.mkdir()
+    outside.mkdir()
+    (outside / "a.py").write_bytes(b"old\n")
+    (project / "a.py").symlink_to(outside / "a.py")
+    (project / "b.py").write_bytes(b"old\n")
+
+    with pytest.raises(FileAccessError) as caught:
+        write_atomic(str(project / "a.py"), b"new\n", roots=[str(project)])
+    write_atomic(str(project / "b.py"), b"new\n", roots=[str(project)])
+
+    assert "is outside the project" in caught.value.reason
+    assert (outside / "a.py").read_bytes() == b"old\n" and (project / "b.py").read_bytes() == b"new\n"

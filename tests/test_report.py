@@ -206,7 +206,7 @@ def test_fixed_findings_are_the_fixable_ones_fix_wrote_and_did_not_leave() -> No
     assert fixed_findings(result) == [finding("a.py", 1)]
     # `kept` is fixable: listed for review, not work left.
     assert fix_summary(result) == (
-        "Fixed 1 finding in 1 file; 1 listed above for review; 1 finding needs manual work; 1 file could not be analysed."
+        "Fixed 1 finding in 1 file; 1 listed above for review; 1 finding needs manual work; 1 file could not be written."
     )
     diff = RunResult(mode=Mode.DIFF, files=[replace(outcome, written=False) for outcome in result.files])
     assert fixed_findings(diff) == [finding("a.py", 1)]

@@ -32,11 +32,9 @@ def companion_diff(companion: CompanionFile) -> bytes:
         body = "".join("+" + line for line in lines)
         if lines and not lines[-1].endswith("\n"):
             body += "\n" + NO_NEWLINE_MARKER
-        header = b"--- /dev/null\n+++ b/%s\n@@ -0,0 +1,%d @@\n" % (name, len(lines))
+        header = b"--- /dev/null\n+++ %s\n@@ -0,0 +1,%d @@\n" % (quote_path(b"b/" + name), len(lines))
         return header + body.encode("utf-8", "surrogateescape")
-    return file_diff(
-        FileOutcome(path=companion.path, original=companion.original, fixed_source=companion.content)
-    )
+    return file_diff(FileOutcome(path=companion.path, original=companion.original, fixed_source=companion.content))
 
 
 def file_diff(outcome: FileOutcome) -> bytes:
@@ -47,7 +45,7 @@ def file_diff(outcome: FileOutcome) -> bytes:
     old = _split_lines(outcome.original.decode(encoding, "surrogateescape"))
     new = _split_lines(outcome.fixed_source.decode(encoding, "surrogateescape"))
     name = os.fsencode(outcome.path.replace(os.sep, "/"))  # the path's own bytes
-    header = b"--- a/%s\n+++ b/%s\n" % (name, name)
+    header = b"--- %s\n+++ %s\n" % (quote_path(b"a/" + name), quote_path(b"b/" + name))
     # Skip difflib's two header lines: ours carry the prefixes and the path's own bytes.
     hunks = itertools.islice(difflib.unified_diff(old, new, lineterm="\n", n=3), 2, None)
     body = []
@@ -59,6 +57,21 @@ def file_diff(outcome: FileOutcome) -> bytes:
     if not body:
         return b""
     return header + "".join(body).encode(encoding, "surrogateescape")
+
+
+_C_ESCAPES = {7: b"\\a", 8: b"\\b", 9: b"\\t", 10: b"\\n", 11: b"\\v", 12: b"\\f", 13: b"\\r", 34: b'\\"', 92: b"\\\\"}
+
+
+def quote_path(name: bytes) -> bytes:
+    """A patch header's name as git writes it: in C quotes when it holds a control
+    character, `"` or `\\` (an escape sequence must not reach the terminal, a line break
+    must not end the header); `git apply` and `patch` read both forms."""
+    if not any(byte < 0x20 or byte in (0x22, 0x5C, 0x7F) for byte in name):
+        return name
+    quoted = b"".join(
+        _C_ESCAPES.get(byte) or (b"\\%03o" % byte if byte < 0x20 or byte == 0x7F else bytes([byte])) for byte in name
+    )
+    return b'"' + quoted + b'"'
 
 
 def _byte_faithful(encoding: str) -> str:

@@ -31,7 +31,8 @@ SRCROOT = "%SRCROOT%"
 def artifact(path: str) -> dict[str, Any]:
     if os.path.isabs(path):
         return {"uri": Path(path).as_uri()}
-    return {"uri": quote(path.replace(os.sep, "/")), "uriBaseId": SRCROOT}
+    # The name's bytes, percent-encoded: one that is not UTF-8 (surrogateescape) too.
+    return {"uri": quote(path.replace(os.sep, "/").encode("utf-8", "surrogateescape")), "uriBaseId": SRCROOT}
 
 
 def _help(rule: RuleInfo) -> dict[str, str]:

@@ -9,27 +9,44 @@ per file and rule.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
-from acp_migrate.results import FileError, Mode, RunResult
 from acp_migrate.findings import Finding
 from acp_migrate.report.colour import PLAIN, Painter
+from acp_migrate.results import FileError, Mode, RunResult
 
 FIX_COMMAND = "acp-migrate fix"
 
+# Control characters (an escape sequence in a file name would drive the terminal, a line
+# break would forge a line) and undecodable bytes of a name (surrogates).
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def shown(text: str) -> str:
+    """`text` safe to print: control characters and undecodable bytes as `\\xNN` escapes."""
+    return _UNSAFE.sub(_escape, text) if _UNSAFE.search(text) else text
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8 (surrogateescape)
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
 
 def format_finding(finding: Finding, paint: Painter = PLAIN) -> str:
-    where = f"{paint(finding.path, 'bold')}:{finding.line}:{finding.column}:"
-    return f"{where} {paint(finding.code, 'red', 'bold')} {finding.message}"
+    where = f"{paint(shown(finding.path), 'bold')}:{finding.line}:{finding.column}:"
+    return f"{where} {paint(finding.code, 'red', 'bold')} {shown(finding.message)}"
 
 
 def format_error(error: FileError) -> str:
-    return f"{error.path}: error: {error.reason}"
+    return f"{shown(error.path)}: error: {shown(error.reason)}"
 
 
 def format_warning(warning: FileError) -> str:
-    return f"{warning.path}: warning: {warning.reason}"
+    return f"{shown(warning.path)}: warning: {shown(warning.reason)}"
 
 
 def render_errors(result: RunResult) -> str:
@@ -111,9 +128,11 @@ def render_fix(
     if show_fixes is not None:
         fixed = render_fixes(result, show_fixes, paint=paint)
     else:
-        fixed = _lines(f"{paint('Fixed', 'green')} {outcome.path}" for outcome in result.files if outcome.written)
+        fixed = _lines(
+            f"{paint('Fixed', 'green')} {shown(outcome.path)}" for outcome in result.files if outcome.written
+        )
         fixed += _lines(
-            f"{paint('Added' if c.original is None else 'Refreshed', 'green')} {c.path}"
+            f"{paint('Added' if c.original is None else 'Refreshed', 'green')} {shown(c.path)}"
             for c in result.companions
             if c.written
         )
@@ -137,7 +156,7 @@ def render_fixes(result: RunResult, names: Mapping[str, str], *, paint: Painter 
     for finding in fixed:
         by_path.setdefault(finding.path, Counter())[finding.code] += 1
     for path, counts in by_path.items():
-        lines.append(f"- {paint(path, 'bold')}:")
+        lines.append(f"- {paint(shown(path), 'bold')}:")
         for code, n in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
             name = f" ({names[code]})" if names.get(code) else ""
             lines.append(f"    {n} × {paint(code, 'red', 'bold')}{name}")
@@ -173,7 +192,7 @@ def _rewrite_summary(
     added = [c for c in result.companions if c.written or result.mode is not Mode.FIX]
     if added:
         verb = "added" if result.mode is Mode.FIX else "would add"
-        parts.append(f"{verb} {_count(len(added), 'file')} ({', '.join(c.path for c in added)})")
+        parts.append(f"{verb} {_count(len(added), 'file')} ({_named([c.path for c in added])})")
     if listed:
         parts.append(f"{listed} listed above for review")
     if remaining:
@@ -185,8 +204,23 @@ def _rewrite_summary(
 
 
 def _unanalysed(result: RunResult) -> str:
-    count = len(result.errors)
-    return f"{_count(count, 'file')} could not be analysed"
+    # A file fix analysed (its findings are there) but could not write is not unanalysed.
+    unwritten = sum(outcome.error is not None and bool(outcome.findings) for outcome in result.files)
+    unanalysed = len(result.errors) - unwritten
+    parts = [f"{_count(unanalysed, 'file')} could not be analysed"] if unanalysed else []
+    if unwritten:
+        parts.append(f"{_count(unwritten, 'file')} could not be written")
+    return "; ".join(parts)
+
+
+# The summary is one line: past this many, the files added are counted, not named.
+NAMED_FILES = 5
+
+
+def _named(paths: list[str]) -> str:
+    shown_paths = ", ".join(shown(path) for path in paths[:NAMED_FILES])
+    more = len(paths) - NAMED_FILES
+    return f"{shown_paths}, and {more} more" if more > 0 else shown_paths
 
 
 def _count(number: int, noun: str) -> str:

@@ -57,3 +57,31 @@ def parses(source: bytes) -> bool:
 
 def golden_inputs() -> list[Path]:
     return sorted(p for p in (REPO / "golden").glob("*/input/**/*") if p.is_file() and p.suffix == ".py")
+
+
+# The guards of the attack tests (tests/hardening/test_hostile_repo.py): a regression
+# fails them (a timeout, a MemoryError reported) instead of hanging or exhausting CI.
+HANG_GUARD = 120  # seconds; a safety net, never what a test asserts
+MEMORY_GUARD = 2 * 1024**3  # bytes of address space per process of the run
+
+
+def limit_memory() -> None:
+    """`preexec_fn`: the child's address space is bounded (its workers inherit the bound)."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_GUARD, MEMORY_GUARD))
+
+
+def run_guarded(
+    *args: str | os.PathLike[str], cwd: Path, command: list[str] | None = None, **kwargs
+) -> subprocess.CompletedProcess:
+    """The installed `acp-migrate` (or `command`) with a timeout and an address-space limit."""
+    kwargs.setdefault("capture_output", True)
+    kwargs.setdefault("text", True)
+    return subprocess.run(
+        [*(command or [str(CLI)]), *map(str, args)],
+        cwd=cwd,
+        timeout=HANG_GUARD,
+        preexec_fn=limit_memory,
+        **kwargs,
+    )

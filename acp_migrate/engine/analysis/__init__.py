@@ -1,7 +1,7 @@
 """The analysis room's entry: everything the execution room (and the API) asks of it."""
 
-from acp_migrate.engine.analysis.codemod import analyze_source
+from acp_migrate.engine.analysis.codemod import MAX_PARSE_BYTES, analyze_source
 from acp_migrate.engine.analysis.prefilter import may_contain_legacy
 from acp_migrate.engine.analysis.vendor import is_vendored, replaceable
 
-__all__ = ["analyze_source", "is_vendored", "may_contain_legacy", "replaceable"]
+__all__ = ["MAX_PARSE_BYTES", "analyze_source", "is_vendored", "may_contain_legacy", "replaceable"]

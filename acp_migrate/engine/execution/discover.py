@@ -23,8 +23,8 @@ import subprocess
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+from acp_migrate.engine.execution.files import TEMP_SUFFIX, describe_os_error
 from acp_migrate.globs import GlobSet
-from acp_migrate.engine.execution.files import describe_os_error
 from acp_migrate.rules import SUFFIXES
 
 # The files some rule reads (`Rule.suffixes`): Python, and Markdown (ACP006 checks its
@@ -96,8 +96,10 @@ def iter_files(
     paths: Sequence[str | os.PathLike[str]] = (),
     options: DiscoveryOptions | None = None,
     errors: list[PathError] | None = None,
+    leftovers: list[str] | None = None,
 ) -> Iterator[str]:
-    """The files `discover` finds, unsorted; what cannot be looked at goes to `errors`.
+    """The files `discover` finds, unsorted; what cannot be looked at goes to `errors`,
+    the temp files of writes (files.TEMP_SUFFIX) met in a walk to `leftovers`.
 
     One PATH argument streams: files come as the walk meets them (each once, as
     symlinks are not followed), so their analysis can start while the walk goes on.
@@ -107,14 +109,14 @@ def iter_files(
     errors = [] if errors is None else errors
     arguments = [os.path.abspath(os.fspath(argument)) for argument in paths or (".",)]
     if len(arguments) == 1:
-        yield from _expand(arguments[0], selector, errors)
+        yield from _expand(arguments[0], selector, errors, leftovers)
         return
     # Keyed by the resolved path; the smallest spelling wins, so the argument order
     # does not change the output.
     found: dict[str, str] = {}
     for argument in arguments:
         real_argument = os.path.realpath(argument)
-        for path in _expand(argument, selector, errors):
+        for path in _expand(argument, selector, errors, leftovers):
             if path == argument:  # an explicit file
                 real_path = real_argument
             else:  # met in its walk: one realpath per argument, not per file
@@ -125,13 +127,15 @@ def iter_files(
     yield from found.values()
 
 
-def _expand(path: str, selector: FileSelector, errors: list[PathError]) -> Iterator[str]:
+def _expand(
+    path: str, selector: FileSelector, errors: list[PathError], leftovers: list[str] | None = None
+) -> Iterator[str]:
     """The files of one absolute PATH argument: those its walk meets, or itself."""
     options = selector.options
     if os.path.isdir(path):
         if options.force_exclude and selector.excluded(path, is_dir=True):
             return
-        yield from _walk(path, selector, errors)
+        yield from _walk(path, selector, errors, leftovers)
     elif os.path.lexists(path) and not os.path.exists(path):
         errors.append(PathError(path=path, reason=_broken_link_reason(path)))
     elif os.path.lexists(path):
@@ -340,17 +344,46 @@ class GitIgnore:
         assert self._git is not None
         try:
             completed = subprocess.run(
-                [self._git, *args],
+                [self._git, *_SAFE_GIT, *args],
                 cwd=cwd,
                 capture_output=True,
                 timeout=60,
                 stdin=subprocess.DEVNULL,
+                env=_git_environment(),
             )
         except (OSError, subprocess.SubprocessError):
             return None
         if completed.returncode != 0:
             return None
         return os.fsdecode(completed.stdout).rstrip("\n") if args[0] == "rev-parse" else os.fsdecode(completed.stdout)
+
+
+# The scanned repository is a stranger's (a pull request in CI): none of its settings may
+# run a command. `core.fsmonitor` is a program `ls-files` starts; hooks and pagers are
+# programs too, and no prompt may wait for a terminal.
+_SAFE_GIT = (
+    "-c",
+    "core.fsmonitor=false",
+    "-c",
+    "core.hooksPath=/dev/null",
+    "-c",
+    "core.pager=cat",
+    "-c",
+    "core.untrackedCache=false",
+    "--no-pager",
+)
+
+
+def _git_environment() -> dict[str, str]:
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("GIT_")}
+    environment.update(
+        GIT_CONFIG_NOSYSTEM="1",
+        GIT_TERMINAL_PROMPT="0",
+        GIT_OPTIONAL_LOCKS="0",  # a read-only question takes no lock, writes no index
+        GIT_PAGER="cat",
+        PAGER="cat",
+    )
+    return environment
 
 
 @dataclass(slots=True)
@@ -373,7 +406,7 @@ def under(path: str, base: str) -> str | None:
     return rest if os.pardir not in rest or os.pardir not in rest.split(os.sep) else None
 
 
-def _walk(root: str, selector: FileSelector, errors: list[PathError]) -> Iterator[str]:
+def _walk(root: str, selector: FileSelector, errors: list[PathError], leftovers: list[str] | None) -> Iterator[str]:
     pending = [root]
     while pending:
         directory = pending.pop()
@@ -396,8 +429,11 @@ def _walk(root: str, selector: FileSelector, errors: list[PathError]) -> Iterato
                 if entry.is_dir(follow_symlinks=False):
                     if not selector.skips_dir(entry, directory):
                         pending.append(entry.path)
-                elif entry.is_file(follow_symlinks=False) and selector.takes_file(entry, directory):
-                    yield entry.path
+                elif entry.is_file(follow_symlinks=False):
+                    if selector.takes_file(entry, directory):
+                        yield entry.path
+                    elif leftovers is not None and entry.name.endswith(TEMP_SUFFIX):
+                        leftovers.append(entry.path)
             except OSError as exc:
                 errors.append(PathError(path=entry.path, reason=describe_os_error(exc)))
 

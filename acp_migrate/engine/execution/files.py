@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Iterable, Sequence
 
 _REASONS = {
     errno.EACCES: "permission denied",
@@ -38,12 +39,31 @@ def describe_os_error(exc: OSError) -> str:
 
 # O_NONBLOCK: opening a FIFO must not hang the run; regular files read normally.
 _READ_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_DIRECTORY_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
+
+# Above this a file is not even read (a 5 GB file must not cost 5 GB): 30 times the
+# largest hand-written module of Django, SymPy, pandas or SciPy. The analysis refuses
+# much less than this for files it must parse (engine/analysis/codemod.MAX_PARSE_BYTES).
+MAX_READ_BYTES = 16 * 1024 * 1024
+
+TEMP_SUFFIX = ".acp-migrate.tmp"
 
 
-def read_source(path: str) -> bytes:
-    """The file's bytes. Raises FileAccessError for directories, FIFOs, devices, I/O errors."""
+def too_large(size: int, limit: int) -> str:
+    return f"too large to analyse: {size / 2**20:.1f} MiB (the limit is {limit / 2**20:g} MiB)"
+
+
+def read_source(path: str, *, limit: int = MAX_READ_BYTES) -> bytes:
+    """The file's bytes: the one reader of every project file. Raises FileAccessError for
+    directories, FIFOs, devices, I/O errors and files over `limit` bytes (known from their
+    size before any is read; one that grows past it while read is refused too)."""
+    return _read(path, limit)
+
+
+def _read(path: str, limit: int, *, dir_fd: int | None = None, follow: bool = True) -> bytes:
     try:
-        fd = os.open(path, _READ_FLAGS)
+        fd = os.open(path, _READ_FLAGS | (0 if follow else _NOFOLLOW), dir_fd=dir_fd)
     except OSError as exc:
         raise FileAccessError(describe_os_error(exc)) from exc
     try:
@@ -52,15 +72,20 @@ def read_source(path: str) -> bytes:
             raise FileAccessError("is a directory")
         if not stat.S_ISREG(status.st_mode):
             raise FileAccessError("not a regular file")
+        if status.st_size > limit:
+            raise FileAccessError(too_large(status.st_size, limit))
         # Plain os.read, no file object: a third faster on thousands of small files.
         # A short read of a regular file is its end; past the size it may have grown,
-        # and a size of 0 may be unknown (/proc): then read until EOF.
+        # and a size of 0 may be unknown (/proc): then read until EOF, up to the limit.
         data = os.read(fd, status.st_size + 1)
         if 0 < len(data) <= status.st_size:
             return data
-        chunks = [data]
+        chunks, size = [data], len(data)
         while chunks[-1]:
-            chunks.append(os.read(fd, 1 << 16))
+            if size > limit:
+                raise FileAccessError(too_large(size, limit))
+            chunks.append(os.read(fd, min(1 << 16, limit + 1 - size) or 1))
+            size += len(chunks[-1])
         return b"".join(chunks)
     except OSError as exc:
         raise FileAccessError(describe_os_error(exc)) from exc
@@ -68,18 +93,73 @@ def read_source(path: str) -> bytes:
         os.close(fd)
 
 
-def write_atomic(path: str, data: bytes, *, create: bool = False) -> None:
-    """Replace the file's content with `data`, all or nothing.
+class Unchanged:
+    """What a write expects at its target: `content`, the bytes read before (None: no file)."""
+
+    __slots__ = ("content",)
+
+    def __init__(self, content: bytes | None) -> None:
+        self.content = content
+
+
+def write_atomic(
+    path: str,
+    data: bytes,
+    *,
+    create: bool = False,
+    roots: Sequence[str] | None = None,
+    expect: Unchanged | None = None,
+) -> None:
+    """Replace the file's content with `data`, all or nothing: the one writer of project files.
 
     Writes a temp file in the same folder, fsyncs it, gives it the original mode
-    (and owner, when allowed), then `os.replace`s it over the original. A symlink
-    is written through, so the link stays a link. A read-only file is refused
-    even when the OS would let us (root), because the user marked it so.
+    (and owner, when allowed), then renames it over the original. A symlink is written
+    through, so the link stays a link. A read-only file is refused even when the OS
+    would let us (root), because the user marked it so.
     `create`: a missing file is created, with the mode a new file gets (the umask's).
+    `roots`: the folders the target's real path must lie in (a symlink, or a folder
+    swapped for one, pointing out of the project is refused); checked at write time on
+    the folder the file is renamed in, which is held open meanwhile.
+    `expect`: what the target held when it was read; if it holds something else now
+    (an editor saved it meanwhile), it is refused, not overwritten.
     """
     target = os.path.realpath(path)
+    directory, name = os.path.split(target)
     try:
-        original: os.stat_result | None = os.stat(target)
+        folder = os.open(directory, _DIRECTORY_FLAGS | _NOFOLLOW)
+    except OSError as exc:
+        raise FileAccessError(describe_os_error(exc)) from exc
+    try:
+        if roots is not None:
+            _check_inside(folder, directory, name, roots)
+        _write_in(folder, name, data, create=create, expect=expect)
+    finally:
+        os.close(folder)
+
+
+def _check_inside(folder: int, directory: str, name: str, roots: Sequence[str]) -> None:
+    # The folder held open is the one written in, whatever its path becomes: its real
+    # path (Linux: the kernel's; elsewhere: the one it had when opened) must be in a root.
+    try:
+        real = os.readlink(f"/proc/self/fd/{folder}")
+    except OSError:
+        real = directory
+        try:
+            status, opened = os.stat(directory), os.fstat(folder)
+        except OSError as exc:
+            raise FileAccessError(describe_os_error(exc)) from exc
+        if (status.st_dev, status.st_ino) != (opened.st_dev, opened.st_ino):
+            raise FileAccessError("its folder was replaced while the file was written") from None
+    for root in roots:
+        real_root = os.path.realpath(root)
+        if real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep):
+            return
+    raise FileAccessError(f"not written: its real path {os.path.join(real, name)} is outside the project")
+
+
+def _write_in(folder: int, name: str, data: bytes, *, create: bool, expect: Unchanged | None) -> None:
+    try:
+        original: os.stat_result | None = os.stat(name, dir_fd=folder, follow_symlinks=False)
     except FileNotFoundError as exc:
         if not create:
             raise FileAccessError(describe_os_error(exc)) from exc
@@ -88,14 +168,13 @@ def write_atomic(path: str, data: bytes, *, create: bool = False) -> None:
         raise FileAccessError(describe_os_error(exc)) from exc
     if original is not None and not stat.S_ISREG(original.st_mode):
         raise FileAccessError("not a regular file")
-    if original is not None and (not original.st_mode & 0o222 or not os.access(target, os.W_OK)):
+    if original is not None and (not original.st_mode & 0o222 or not os.access(name, os.W_OK, dir_fd=folder)):
         raise FileAccessError("permission denied: file is read-only")
 
-    directory, name = os.path.split(target)
+    temp_name = f".{name}.{os.getpid()}.{os.urandom(4).hex()}{TEMP_SUFFIX}"
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
     try:
-        import tempfile  # only fix writes: not on a check's start-up path
-
-        fd, temp_path = tempfile.mkstemp(prefix=f".{name}.", suffix=".acp-migrate.tmp", dir=directory)
+        fd = os.open(temp_name, flags, 0o600, dir_fd=folder)
     except OSError as exc:
         raise FileAccessError(describe_os_error(exc)) from exc
     try:
@@ -103,20 +182,58 @@ def write_atomic(path: str, data: bytes, *, create: bool = False) -> None:
             stream.write(data)
             stream.flush()
             if original is not None:
-                os.chmod(temp_path, stat.S_IMODE(original.st_mode))
+                os.fchmod(stream.fileno(), stat.S_IMODE(original.st_mode))
                 _keep_owner(stream.fileno(), original)
             else:
                 umask = os.umask(0)
                 os.umask(umask)
-                os.chmod(temp_path, 0o666 & ~umask)
+                os.fchmod(stream.fileno(), 0o666 & ~umask)
             os.fsync(stream.fileno())
-        os.replace(temp_path, target)
+        if expect is not None and _check_unchanged(folder, name, expect, data):
+            _remove_quietly_in(folder, temp_name)  # it holds `data` already (another run's fix)
+            return
+        os.replace(temp_name, name, src_dir_fd=folder, dst_dir_fd=folder)
     except BaseException as exc:
-        remove_quietly(temp_path)
+        _remove_quietly_in(folder, temp_name)
         if isinstance(exc, OSError):
             raise FileAccessError(describe_os_error(exc)) from exc
         raise
-    _fsync_directory(directory)
+    try:
+        os.fsync(folder)  # makes the rename durable; not possible everywhere: best effort
+    except OSError:
+        pass
+
+
+def _check_unchanged(folder: int, name: str, expect: Unchanged, data: bytes) -> bool:
+    """Raise FileAccessError when the file holds neither what was read nor `data`;
+    True when it holds `data` already (two runs at once: the other wrote it)."""
+    try:
+        now: bytes | None = _read(name, MAX_READ_BYTES, dir_fd=folder, follow=False)
+    except FileAccessError:
+        now = None if not _exists(folder, name) else b""
+    if now == data:
+        return True
+    if now != expect.content:
+        what = "changed" if expect.content is not None else "created"
+        raise FileAccessError(f"{what} by someone else since it was read: not overwritten")
+    return False
+
+
+def _exists(folder: int, name: str) -> bool:
+    try:
+        os.stat(name, dir_fd=folder, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    except OSError:
+        pass
+    return True
+
+
+def _remove_quietly_in(folder: int, name: str) -> None:
+    try:
+        os.unlink(name, dir_fd=folder)
+    except OSError:
+        pass
 
 
 def _keep_owner(fd: int, original: os.stat_result) -> None:
@@ -128,23 +245,29 @@ def _keep_owner(fd: int, original: os.stat_result) -> None:
             pass
 
 
-def _fsync_directory(directory: str) -> None:
-    # Makes the rename durable; not possible on every platform, so best effort.
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+def remove_leftovers(paths: Iterable[str]) -> list[str]:
+    """Remove the temp files (`.NAME.PID.RANDOM.acp-migrate.tmp`) that a write left when
+    its process was killed (SIGKILL, a crash): those of a process that has ended, and
+    those without a process id, which only releases before 0.3 wrote. A live process's
+    (another run at the same time) is its own. Returns the paths removed."""
+    removed = []
+    for path in paths:
+        parts = os.path.basename(path)[: -len(TEMP_SUFFIX)].rsplit(".", 2)
+        if len(parts) == 3 and parts[1].isdigit() and _alive(int(parts[1])):
+            continue
+        try:
+            os.unlink(path)
+        except OSError:
+            continue
+        removed.append(path)
+    return removed
 
 
-def remove_quietly(path: str) -> None:
-    """Delete a file of our own (a temp file) if it is there."""
+def _alive(pid: int) -> bool:
     try:
-        os.unlink(path)
-    except OSError:
-        pass
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (OSError, OverflowError):
+        return True  # another user's, or not ours to judge: kept
+    return True

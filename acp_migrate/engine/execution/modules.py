@@ -47,10 +47,14 @@ def file_system_modules(importer: str) -> ModuleSource:
 
     def source(module: str, importing: str | None) -> tuple[str, bytes] | None:
         # (a Path only when asked: a run makes one source per file of the tree)
+        from acp_migrate.engine.analysis import MAX_PARSE_BYTES
+        from acp_migrate.engine.execution.files import FileAccessError, read_source
+
         for candidate in candidate_paths(module, Path(importing or importer).absolute()):
             try:
-                return str(candidate), Path(candidate).read_bytes()
-            except OSError:
+                # The guarded reader: a FIFO, a device or a huge file is not the module.
+                return str(candidate), read_source(str(candidate), limit=MAX_PARSE_BYTES)
+            except FileAccessError:
                 continue
         return None
 

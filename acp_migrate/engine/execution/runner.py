@@ -9,6 +9,7 @@ applied to the paths discovery finds (`process_paths`).
 
 from __future__ import annotations
 
+import errno
 import functools
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -17,14 +18,21 @@ from itertools import chain, islice
 
 from acp_migrate.engine.analysis import analyze_source
 from acp_migrate.engine.execution.discover import DiscoveryOptions, PathError, iter_files, under
-from acp_migrate.engine.execution.files import FileAccessError, describe_os_error, read_source, write_atomic
+from acp_migrate.engine.execution.files import (
+    FileAccessError,
+    Unchanged,
+    describe_os_error,
+    read_source,
+    remove_leftovers,
+    write_atomic,
+)
 from acp_migrate.engine.execution.modules import file_system_modules
 from acp_migrate.engine.execution.pool import WORKER_DIED, available_cores, run_in_workers, stop_requested
 from acp_migrate.findings import Finding, SourceError
 from acp_migrate.results import CompanionFile, FileError, FileOutcome, Mode, RunResult
 from acp_migrate.settings import DEFAULT_SETTINGS, ProjectFacts, RuleSettings
 
-__all__ = ["FileJob", "companions_to_write", "display_path", "process_file", "process_paths", "run"]
+__all__ = ["FileJob", "companions_to_write", "display_path", "process_file", "process_paths", "run", "write_roots"]
 
 
 @dataclass(slots=True)  # not frozen (never changed, though): a run makes one per file
@@ -35,13 +43,36 @@ class FileJob:
     settings: RuleSettings = DEFAULT_SETTINGS
     report_unused_suppressions: bool = False
     project: ProjectFacts | None = None  # None: decided after the run (engine/execution/project.py)
+    roots: tuple[str, ...] | None = None  # the folders fix may write in (`write_roots`); None: anywhere
 
     def at(self, path: str, cwd: str) -> FileJob:
         """This job for the file at `path`, shown relative to `cwd`."""
         return FileJob(
-            path, display_path(path, cwd), self.mode, self.settings, self.report_unused_suppressions, self.project
+            path,
+            display_path(path, cwd),
+            self.mode,
+            self.settings,
+            self.report_unused_suppressions,
+            self.project,
+            self.roots,
         )
 
+
+def write_roots(paths: Sequence[str | os.PathLike[str]], options: DiscoveryOptions | None) -> tuple[str, ...]:
+    """The folders a run over `paths` may write in: the project's (its configuration's
+    folder, else the nearest above the first path holding `.git` or `pyproject.toml`)
+    and each PATH argument's (a file's folder, and its target's for a symlink given
+    explicitly). A file whose real path leaves them is not written."""
+    from acp_migrate.engine.execution.project import project_root
+
+    roots = [project_root(list(paths) or ["."], options)]
+    for path in paths or ["."]:
+        absolute = os.path.abspath(path)
+        if os.path.isdir(absolute):
+            roots.append(absolute)
+        else:
+            roots += [os.path.dirname(absolute), os.path.dirname(os.path.realpath(absolute))]
+    return tuple(dict.fromkeys(os.path.realpath(root) for root in roots))
 
 
 def display_path(path: str, cwd: str | None = None) -> str:
@@ -91,14 +122,21 @@ def run(
     path_errors: list[PathError] = []
     found = 0
     template = FileJob(
-        path="", display_path="", mode=mode, settings=settings, report_unused_suppressions=report_unused_suppressions
+        path="",
+        display_path="",
+        mode=mode,
+        settings=settings,
+        report_unused_suppressions=report_unused_suppressions,
+        roots=write_roots(paths, discovery_options) if mode is Mode.FIX else None,
     )
 
     outcomes: list[FileOutcome] = []
 
+    leftovers: list[str] | None = [] if mode is Mode.FIX else None  # check and diff write nothing
+
     def discovered() -> Iterator[str]:
         nonlocal found
-        for path in iter_files(paths, discovery_options, path_errors):
+        for path in iter_files(paths, discovery_options, path_errors, leftovers):
             found += 1
             if progress is not None and found % 1024 == 0:
                 progress(len(outcomes), found)  # a big run's outcomes come after its walk
@@ -111,6 +149,8 @@ def run(
             progress(len(outcomes), found)
     if any(outcome.deferred for outcome in outcomes):
         outcomes = _decide_and_redo(outcomes, template, paths, discovery_options, cwd)
+    if leftovers:
+        remove_leftovers(leftovers)  # a killed run's: once this run's writes are done
     return RunResult(
         mode=mode,
         files=sorted(outcomes, key=lambda outcome: outcome.path),
@@ -197,8 +237,14 @@ def process_file(job: FileJob, source: bytes | None = None) -> FileOutcome:
         # The companions first: the fixed source never imports a file that is not there.
         for target, companion in companions:
             content = analysis.companions[companion.path_in_folder]
-            write_atomic(target, content, create=companion.original is None)
-        write_atomic(job.path, fixed)
+            write_atomic(
+                target,
+                content,
+                create=companion.original is None,
+                roots=job.roots,
+                expect=Unchanged(companion.original),
+            )
+        write_atomic(job.path, fixed, roots=job.roots, expect=Unchanged(source))
     except FileAccessError as exc:
         return _unwritten(outcome, exc.reason)
     except Exception as exc:
@@ -206,9 +252,7 @@ def process_file(job: FileJob, source: bytes | None = None) -> FileOutcome:
     return replace(outcome, written=True, companions=[replace(c, written=True, content=None) for _, c in companions])
 
 
-def companions_to_write(
-    path: str, display_path: str, wanted: dict[str, bytes]
-) -> list[tuple[str, CompanionFile]]:
+def companions_to_write(path: str, display_path: str, wanted: dict[str, bytes]) -> list[tuple[str, CompanionFile]]:
     """(absolute path, what is written there) for each file the fixed source at `path`
     needs beside it that is missing or an older release's vendored copy; one with the
     same code (in any formatting) or edited by hand is left. Raises FileAccessError
@@ -220,12 +264,11 @@ def companions_to_write(
         target = os.path.normpath(os.path.join(os.path.dirname(path), relative))
         shown = os.path.normpath(os.path.join(os.path.dirname(display_path), relative))
         try:
-            with open(target, "rb") as file:
-                existing: bytes | None = file.read()
-        except FileNotFoundError:
+            existing: bytes | None = read_source(target)
+        except FileAccessError as exc:
+            if exc.reason != describe_os_error(FileNotFoundError(errno.ENOENT, "")):
+                raise FileAccessError(f"cannot read {shown}: {exc.reason}") from None
             existing = None
-        except OSError as exc:
-            raise FileAccessError(f"cannot read {shown}: {describe_os_error(exc)}") from None
         if existing == content:
             continue
         if existing is not None and not is_vendored(existing):
