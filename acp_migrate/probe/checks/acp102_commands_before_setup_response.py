@@ -31,23 +31,26 @@ EXAMPLES = [
 
 def check(transcript: Transcript):
     for listed in transcript.command_lists:
-        if listed.in_setup_result:
+        if listed.in_setup_result or listed.session_id is None:
             continue
-        step = transcript.step_of(listed.frame)
-        if step is None or step.method not in ("session/new", "session/fork", "session/load", "session/resume"):
-            continue
-        if step.session_id != listed.session_id:
-            continue
-        if step.response is not None and step.response.index < listed.frame.index:
-            continue
-        if step.method in ("session/new", "session/fork"):
-            why = "clients drop updates for a session id they do not know yet"
-        else:
-            why = "the client may not have opened the session yet, and the setup result replaces the list"
-        answered = f"the {step.method} response (frame {step.response.index})" if step.response else "any response"
-        yield finding(
-            transcript,
-            CODE,
-            f"available_commands_update for session {listed.session_id} came before {answered}: {why}",
-            listed.frame,
-        )
+        # A setup of that id sent before the list and answered after it (in a burst, not
+        # necessarily the last request sent; a fork's id is known from its response).
+        for step in transcript.setup_steps:
+            if step.request.index > listed.frame.index:
+                break
+            if step.session_id != listed.session_id:
+                continue
+            if step.response is not None and step.response.index < listed.frame.index:
+                continue
+            if step.method in ("session/new", "session/fork"):
+                why = "clients drop updates for a session id they do not know yet"
+            else:
+                why = "the client may not have opened the session yet, and the setup result replaces the list"
+            answered = f"the {step.method} response (frame {step.response.index})" if step.response else "any response"
+            yield finding(
+                transcript,
+                CODE,
+                f"available_commands_update for session {listed.session_id} came before {answered}: {why}",
+                listed.frame,
+            )
+            break
