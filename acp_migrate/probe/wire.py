@@ -234,7 +234,10 @@ class Transcript:
         if end is None or listed.frame.index <= end:
             return False
         return not any(
-            s.method == "session/close" and s.session_id == listed.session_id and s.request.index < listed.frame.index
+            s.method == "session/close"
+            and s.session_id == listed.session_id
+            and not s.failed
+            and s.response.index < listed.frame.index
             for s in self.steps
             if s.request.index > setup.request.index
         )

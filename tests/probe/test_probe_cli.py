@@ -40,15 +40,23 @@ def test_exit_codes_clean_findings_not_driven() -> None:
     assert "exit code 3" in crashed.stderr  # its own, not one made up by a lost child watcher
 
 
-def test_json_lists_the_findings_with_step_session_and_frame() -> None:
+def test_json_lists_the_findings_and_the_notes_with_step_session_and_frame() -> None:
     run = probe_cli(*FAST, "--output-format", "json", *agent("acp108_agent.py"))
+    noted = probe_cli(*FAST, "--output-format", "json", *agent("refused_load_agent.py"))
 
-    [finding] = json.loads(run.stdout)
-    assert run.returncode == 1
+    report = json.loads(run.stdout)
+    assert run.returncode == 1 and report["exit_code"] == 1 and report["error"] is None
+    [finding] = report["findings"]
     assert finding["code"] == "ACP108" and finding["name"] == "session-kind-without-commands"
     assert finding["step"] == "session/load" and finding["session_id"] == "sess-1"
     assert isinstance(finding["frame"], int)
     assert set(finding) == {"code", "name", "message", "step", "session_id", "frame"}
+    assert report["notes"] == [] and report["caps"] == []
+    refused = json.loads(noted.stdout)
+    assert noted.returncode == 0 and refused["findings"] == []
+    steps = [(n["step"], n["code"], n["session_id"]) for n in refused["notes"]]
+    assert steps == [("session/load", None, "sess-1"), ("session/resume", None, "sess-1")]
+    assert "no conversation history for sess-1" in refused["notes"][0]["message"]
 
 
 def test_exit_zero_turns_findings_into_0_never_a_failure_to_drive() -> None:
@@ -76,7 +84,7 @@ def test_output_file(tmp_path: Path) -> None:
     run = probe_cli(*FAST, "--output-format", "json", "-o", str(report), *agent("acp106_agent.py"))
 
     assert run.returncode == 1 and run.stdout == ""
-    assert [f["code"] for f in json.loads(report.read_text())] == ["ACP106"] * 4  # one per setup
+    assert [f["code"] for f in json.loads(report.read_text())["findings"]] == ["ACP106"] * 4  # one per setup
 
 
 def test_the_agents_own_options_follow_its_command() -> None:

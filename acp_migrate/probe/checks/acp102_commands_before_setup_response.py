@@ -10,7 +10,9 @@ Typical cause: the agent sends the update from inside the setup handler
 (`await conn.session_update(...)`), or from a task started there that runs before the
 response is written. Fix: return the list in the setup result, or send the update
 only after the response is out (`acp_migrate.runtime.CommandAdvertiser` holds it
-until then). The order is judged by the frames as the client read them, not by time.
+until then). The order is judged by the frames as the client read them, not by time;
+in a burst of setups of one id (`--burst`), a list that follows the response of one of
+them is that one's.
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ def check(transcript: Transcript):
                 continue
             if step.response is not None and step.response.index < listed.frame.index:
                 continue
+            if _answered_between(transcript, step, listed.frame.index):
+                continue  # a burst of setups of one id: the list follows the other's response
             if step.method in ("session/new", "session/fork"):
                 why = "clients drop updates for a session id they do not know yet"
             else:
@@ -54,3 +58,13 @@ def check(transcript: Transcript):
                 listed.frame,
             )
             break
+
+
+def _answered_between(transcript: Transcript, step, index: int) -> bool:
+    return any(
+        other is not step
+        and other.session_id == step.session_id
+        and other.response is not None
+        and step.request.index < other.response.index < index
+        for other in transcript.setup_steps
+    )

@@ -14,6 +14,9 @@ class Agent(TinyAgent):
         self.deferred.append(commands_update(session_id, self.commands(session_id)))
         return [response(request, {"sessionId": session_id})]
 
+    def fork(self, request):  # on time
+        return TinyAgent.new(self, request)
+
     def handle(self, message):
         late, self.deferred = self.deferred, []
         return late + super().handle(message)
