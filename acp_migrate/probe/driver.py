@@ -116,16 +116,17 @@ class AgentConnection:
         stream = self.process.stdout
         try:
             while chunk := await stream.read(CHUNK):
+                if self.overflow is not None:
+                    continue  # drained to the end, not recorded: the agent is being ended
                 read += len(chunk)
                 if read > self.max_bytes:
-                    self.overflow = f"the agent wrote more than {self.max_bytes} bytes on stdout (--max-bytes)"
-                    return
+                    self._stop(f"the agent wrote more than {self.max_bytes} bytes on stdout (--max-bytes)")
+                    continue
                 start = 0
-                while (end := chunk.find(b"\n", start)) >= 0:
+                while self.overflow is None and (end := chunk.find(b"\n", start)) >= 0:
                     line.append(chunk[start:end])
                     start = end + 1
-                    if not self._line(b"".join(line)):
-                        return
+                    self._line(b"".join(line))
                     line = []
                 if start < len(chunk):
                     line.append(chunk[start:])
@@ -133,24 +134,29 @@ class AgentConnection:
                     self.between_lines.clear()
                 else:
                     self.between_lines.set()
-            self._line(b"".join(line))
+            if self.overflow is None:
+                self._line(b"".join(line))
         finally:
-            self.stdout_closed.set()
-            self.between_lines.set()
-            reason = self.overflow or "the agent closed its stdout"
-            for future in self._pending.values():
-                if not future.done():
-                    future.set_exception(NotDriven(reason))
+            self._stop(None)
 
-    def _line(self, line: bytes) -> bool:
-        """Record a line; False once the frame cap is reached (the probe stops reading)."""
+    def _stop(self, overflow: str | None) -> None:
+        """No more frames: the agent closed its stdout, or reached a cap (`overflow`)."""
+        if overflow is not None and self.overflow is None:
+            self.overflow = overflow
+        self.stdout_closed.set()
+        self.between_lines.set()
+        reason = self.overflow or "the agent closed its stdout"
+        for future in self._pending.values():
+            if not future.done():
+                future.set_exception(NotDriven(reason))
+
+    def _line(self, line: bytes) -> None:
         if not line.strip():
-            return True
+            return
         if len(self.frames) >= self.max_frames:
-            self.overflow = f"the run reached {self.max_frames} frames (--max-frames)"
-            return False
+            self._stop(f"the run reached {self.max_frames} frames (--max-frames)")
+            return
         self._received(self._record(FROM_AGENT, line))
-        return True
 
     async def _read_stderr(self) -> None:
         while chunk := await self.process.stderr.read(CHUNK):
