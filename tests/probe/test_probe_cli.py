@@ -232,3 +232,52 @@ def test_record_writes_every_frame_even_one_longer_than_any_read_buffer(tmp_path
     assert {f["direction"] for f in frames} == {"client->agent", "agent->client"}
     assert max(len(f["raw"]) for f in frames) > 1_000_000
     assert json.loads(frames[0]["raw"])["method"] == "initialize"
+
+
+def test_a_failed_forks_frames_come_after_session_new_in_its_sessions_timeline() -> None:
+    result = probe_agent("refused_load_agent.py", "fork")
+
+    lines = render(result, "timeline").splitlines()
+    session = lines.index("session sess-1 (session/new)")
+    rows = [line for line in lines[session + 1 :] if line.startswith("  #")]
+    indexes = [int(line.split()[0][1:]) for line in rows]
+    assert indexes == sorted(indexes)
+    assert "session/new (id 1)" in rows[0]
+    assert any("error session/fork" in line and "Resource not found" in line for line in rows)
+    connection = lines[lines.index("connection") + 1 : lines.index("connection") + 3]
+    assert all("initialize" in line for line in connection)  # the fork is not the connection's
+    [fork_note] = [n for n in result.notes if n.step == "session/fork"]
+    assert fork_note.session_id == "sess-1"
+
+
+def test_mermaid_has_one_note_a_frame_and_timeline_marks_notes() -> None:
+    result = probe_agent("acp105_agent.py")  # a name with a space (a finding) and input: null (a note)
+
+    lines = render(result, "mermaid").splitlines()
+    timeline = render(result, "timeline")
+
+    notes = [line for line in lines if "ACP105" in line]
+    lists = result.transcript.command_lists
+    assert len(notes) == len(lists) == 4
+    assert all(
+        line == "    Note over C,A: ✗ ACP105 invalid-command-item, note ACP105 invalid-command-item" for line in notes
+    )
+    assert timeline.count("✗ ACP105 invalid-command-item  · note ACP105 invalid-command-item") == 4
+
+
+def test_github_and_sarif_carry_the_notes() -> None:
+    result = probe_agent("refused_load_agent.py")
+
+    github = render(result, "github").splitlines()
+    log = json.loads(render(result, "sarif"))
+
+    assert [line.split("::")[1].split(" ")[0] for line in github] == ["notice", "notice"]
+    assert "no conversation history for sess-1" in github[0]
+    jsonschema.validate(log, SCHEMA)
+    [invocation] = log["runs"][0]["invocations"]
+    texts = [n["message"]["text"] for n in invocation["toolExecutionNotifications"]]
+    assert len(texts) == 2 and all(n["level"] == "note" for n in invocation["toolExecutionNotifications"])
+    assert "no conversation history" in texts[0]
+    noted = json.loads(render(probe_agent("null_input_agent.py"), "sarif"))
+    jsonschema.validate(noted, SCHEMA)
+    assert {r["level"] for r in noted["runs"][0]["results"]} == {"note"}

@@ -1,5 +1,8 @@
 """Refuses to load (and resume) a session with no history, as real agents do (-32002,
-with the cause in error.data.details): a note with the details, not a finding."""
+with the cause in error.data.details): a note with the details, not a finding. With
+the argument `fork`, it refuses forks too."""
+
+import sys
 
 from tiny_agent import TinyAgent
 
@@ -12,6 +15,8 @@ class Agent(TinyAgent):
         return [{"jsonrpc": "2.0", "id": request["id"], "error": error}]
 
     resume = load
+    if sys.argv[1:] == ["fork"]:
+        fork = load
 
 
 Agent().serve()
