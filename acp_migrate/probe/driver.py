@@ -473,6 +473,8 @@ def probe(options: ProbeOptions) -> ProbeRun:
 
         for number in (signal.SIGINT, signal.SIGTERM):
             handler = signal.getsignal(number)
+            if handler is signal.SIG_IGN:  # ignored by whoever runs us: still ignored
+                continue
             try:
                 loop.add_signal_handler(number, stop, number)
             except (ValueError, RuntimeError, NotImplementedError):  # not the main thread
@@ -486,9 +488,11 @@ def probe(options: ProbeOptions) -> ProbeRun:
                 signal.signal(number, handler)  # asyncio would leave the default, not ours
 
     run = asyncio.run(main())
-    if received:
+    if received:  # the agent is gone: now the signal does what it would have done
         handler = signal.getsignal(received[0])
         if callable(handler):
             handler(received[0], None)
+        elif handler == signal.SIG_DFL:
+            signal.raise_signal(received[0])
         raise KeyboardInterrupt
     return run

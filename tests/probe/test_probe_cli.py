@@ -281,3 +281,33 @@ def test_github_and_sarif_carry_the_notes() -> None:
     noted = json.loads(render(probe_agent("null_input_agent.py"), "sarif"))
     jsonschema.validate(noted, SCHEMA)
     assert {r["level"] for r in noted["runs"][0]["results"]} == {"note"}
+
+
+def test_the_scenario_options_reach_the_run(tmp_path: Path) -> None:
+    record = tmp_path / "wire.jsonl"
+
+    run = probe_cli(
+        *FAST,
+        "--authenticate",
+        "api-key",
+        "--prompt",
+        "hi",
+        "--burst",
+        "--record",
+        str(record),
+        *agent("auth_agent.py"),
+    )
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    frames = [json.loads(line) for line in record.read_text().splitlines()]
+    sent = [json.loads(f["raw"]) for f in frames if f["direction"] == "client->agent"]
+    methods = [m["method"] for m in sent if "method" in m]
+    assert methods[:5] == ["initialize", "authenticate", "session/new", "session/new", "session/prompt"]
+    assert methods.count("session/fork") == 2  # --burst without --repeat: two of each
+
+
+@pytest.mark.parametrize("bad", [["--repeat", "0"], ["--max-frames", "-1"], ["--max-findings", "x"]])
+def test_bad_counts_exit_2(bad: list[str]) -> None:
+    run = probe_cli(*bad, *agent("tiny_agent.py"))
+
+    assert run.returncode == 2 and "error" in run.stderr
