@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from acp_migrate import __version__
-from acp_migrate.probe import processes
+from acp_migrate.probe.processes import descendants, kill, pipe_holders, pipe_inodes
 from acp_migrate.probe.limits import MAX_BYTES, MAX_FRAMES
 from acp_migrate.probe.wire import FROM_AGENT, TO_AGENT, Frame, error_text
 
@@ -85,7 +85,7 @@ class AgentConnection:
         self.started = started
         self.max_frames = options.max_frames
         self.max_bytes = options.max_bytes
-        self.pipes = processes.pipe_inodes(process.pid)  # read now, while the agent holds them
+        self.pipes = pipe_inodes(process.pid)  # read now, while the agent holds them
         self.frames: list[Frame] = []
         self.stderr = deque[bytes]()
         self._stderr_size = 0
@@ -230,10 +230,10 @@ class AgentConnection:
     def end_tree(self) -> bool:
         """SIGKILL the agent and every process of its tree; True when the agent was still running."""
         running = self.process.returncode is None
-        tree = processes.descendants(self.process.pid)  # before a kill breaks the chain of parents
+        tree = descendants(self.process.pid)  # before a kill breaks the chain of parents
         kill_group(self.process)
-        for pid in tree | processes.pipe_holders(self.pipes):
-            processes.kill(pid)
+        for pid in tree | pipe_holders(self.pipes):
+            kill(pid)
         return running
 
     async def finish(self, grace: float) -> bool:
