@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from acp_migrate import __version__
-from acp_migrate.probe.processes import descendants, kill, pipe_holders, pipe_inodes
 from acp_migrate.probe.limits import MAX_BYTES, MAX_FRAMES
+from acp_migrate.probe.processes import descendants, kill, pipe_holders, pipe_inodes
 from acp_migrate.probe.wire import FROM_AGENT, TO_AGENT, Frame, error_text
 
 STDERR_TAIL_BYTES = 8192
