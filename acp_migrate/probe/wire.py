@@ -209,14 +209,38 @@ class Transcript:
 
     def setup_of(self, listed: CommandList) -> Step | None:
         """The setup a command list belongs to: the last one of its session (by id, not
-        the step running) whose request came before it and that did not fail."""
-        owner = None
-        for step in self.setup_steps:
-            if step.request.index >= listed.frame.index:
-                break
-            if step.session_id == listed.session_id and step.session_id is not None and not step.failed:
-                owner = step
+        the step running) whose request came before it and that did not fail. While that
+        one is unanswered, a list that follows the response of another setup of the id
+        sent after it (a burst) is that one's; and when the setup before it, answered,
+        has had no list yet, the list is that setup's late one, not an early one of the
+        next (a slow agent's new-session list landing during the load of the same id)."""
+        if listed.in_setup_result:
+            return next((s for s in self.setup_steps if s.response is listed.frame), None)
+        mine = [
+            step
+            for step in self.setup_steps
+            if step.request.index < listed.frame.index and step.session_id == listed.session_id and not step.failed
+        ]
+        if listed.session_id is None or not mine:
+            return None
+        owner = mine[-1]
+        if owner.response is not None and owner.response.index < listed.frame.index:
+            return owner
+        answered = [s for s in mine if s.response is not None and s.response.index < listed.frame.index]
+        if answered:
+            last = max(answered, key=lambda s: s.response.index)
+            if last.response.index > owner.request.index:
+                return last  # a burst of setups of one id: the list follows that one's response
+            if last is mine[-2] and not self._has_list(last, listed.frame.index):
+                return last  # that one's late list
         return owner
+
+    def _has_list(self, step: Step, until: int) -> bool:
+        """A list for the step's session from its request up to the frame `until`."""
+        return any(
+            other.session_id == step.session_id and step.request.index < other.frame.index < until
+            for other in self.command_lists
+        )
 
     def settle_end(self, step: Step) -> int | None:
         """The frame that ended the step's settle window: the probe's next request after

@@ -81,6 +81,15 @@ def test_a_late_list_is_a_note_naming_its_setup_and_the_verdict_holds_run_after_
     assert first == second
 
 
+def test_a_late_list_landing_during_the_next_setup_of_its_session_is_still_its_setups() -> None:
+    result = probe_agent("late_new_agent.py")  # no prompt: the list comes during session/load
+
+    assert result.exit_code == 0, [f.message for f in result.findings]
+    [note] = [n for n in result.notes if n.code == "ACP112"]
+    assert (note.step, note.session_id) == ("session/new", "sess-1")
+    assert "during session/load" in note.message
+
+
 def test_a_late_fork_list_is_not_credited_to_the_step_running_then() -> None:
     result = probe_agent("acp112_agent.py")
 

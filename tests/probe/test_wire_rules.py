@@ -8,7 +8,7 @@ import re
 import pytest
 
 from acp_migrate.probe.checks import ALL_CHECKS, ERROR, NOTE, enabled_codes, run_checks, unknown_selectors
-from acp_migrate.probe.checks._prelude import INIT, NEW, NEW_RESULT, WEB, update
+from acp_migrate.probe.checks._prelude import INIT, INIT_LOAD, NEW, NEW_RESULT, WEB, update
 from acp_migrate.probe.wire import FROM_AGENT, parse_example
 
 STATIC_CODES = {f"ACP00{n}" for n in range(1, 10)} | {"ACP100"}
@@ -162,3 +162,27 @@ def test_acp_migrate_rules_lists_the_wire_rules_with_the_static_ones() -> None:
     assert doc.startswith("# ACP101 commands-at-initialize\n")
     for example in rule_info("ACP101").examples:
         assert example.before in doc
+
+
+LOAD = '-> {"jsonrpc":"2.0","id":2,"method":"session/load","params":{"sessionId":"s1","cwd":"/w","mcpServers":[]}}\n'
+LOADED = '<- {"jsonrpc":"2.0","id":2,"result":{}}\n'
+
+
+@pytest.mark.parametrize("load_sends_its_own", [True, False])
+def test_a_new_sessions_list_landing_during_the_load_of_that_id_is_news_late_one(load_sends_its_own) -> None:
+    # The same agent on a fast and a slow machine: the verdict must not flip.
+    own = update("s1", "[" + WEB + "]") if load_sends_its_own else ""
+    fast = INIT_LOAD + NEW + NEW_RESULT + update("s1", "[" + WEB + "]") + LOAD + LOADED + own
+    slow = INIT_LOAD + NEW + NEW_RESULT + LOAD + update("s1", "[" + WEB + "]") + LOADED + own
+
+    verdicts = []
+    for frames in (fast, slow):
+        transcript = parse_example(frames)
+        reported = run_checks(transcript)
+        verdicts.append(sorted(f.code for f in reported if f.level == ERROR))
+        new_list = transcript.command_lists[0]
+        assert transcript.setup_of(new_list).method == "session/new"
+
+    assert verdicts[0] == verdicts[1] == ([] if load_sends_its_own else ["ACP108"])
+    [late] = [f for f in run_checks(parse_example(slow)) if f.code == "ACP112"]
+    assert (late.step, late.session_id) == ("session/new", "s1")

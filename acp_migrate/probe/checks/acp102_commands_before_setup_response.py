@@ -12,7 +12,8 @@ response is written. Fix: return the list in the setup result, or send the updat
 only after the response is out (`acp_migrate.runtime.CommandAdvertiser` holds it
 until then). The order is judged by the frames as the client read them, not by time;
 in a burst of setups of one id (`--burst`), a list that follows the response of one of
-them is that one's.
+them is that one's, and a list that comes during a load or resume, when the setup of
+that id before it has had no list yet, is that setup's late list (ACP112).
 """
 
 from __future__ import annotations
@@ -33,38 +34,21 @@ EXAMPLES = [
 
 def check(transcript: Transcript):
     for listed in transcript.command_lists:
-        if listed.in_setup_result or listed.session_id is None:
+        if listed.in_setup_result:
             continue
-        # A setup of that id sent before the list and answered after it (in a burst, not
-        # necessarily the last request sent; a fork's id is known from its response).
-        for step in transcript.setup_steps:
-            if step.request.index > listed.frame.index:
-                break
-            if step.session_id != listed.session_id:
-                continue
-            if step.response is not None and step.response.index < listed.frame.index:
-                continue
-            if _answered_between(transcript, step, listed.frame.index):
-                continue  # a burst of setups of one id: the list follows the other's response
-            if step.method in ("session/new", "session/fork"):
-                why = "clients drop updates for a session id they do not know yet"
-            else:
-                why = "the client may not have opened the session yet, and the setup result replaces the list"
-            answered = f"the {step.method} response (frame {step.response.index})" if step.response else "any response"
-            yield finding(
-                transcript,
-                CODE,
-                f"available_commands_update for session {listed.session_id} came before {answered}: {why}",
-                listed.frame,
-            )
-            break
-
-
-def _answered_between(transcript: Transcript, step, index: int) -> bool:
-    return any(
-        other is not step
-        and other.session_id == step.session_id
-        and other.response is not None
-        and step.request.index < other.response.index < index
-        for other in transcript.setup_steps
-    )
+        # The setup it belongs to (`Transcript.setup_of`: by session id, in a burst not
+        # necessarily the last request sent), still unanswered.
+        step = transcript.setup_of(listed)
+        if step is None or (step.response is not None and step.response.index < listed.frame.index):
+            continue
+        if step.method in ("session/new", "session/fork"):
+            why = "clients drop updates for a session id they do not know yet"
+        else:
+            why = "the client may not have opened the session yet, and the setup result replaces the list"
+        answered = f"the {step.method} response (frame {step.response.index})" if step.response else "any response"
+        yield finding(
+            transcript,
+            CODE,
+            f"available_commands_update for session {listed.session_id} came before {answered}: {why}",
+            listed.frame,
+        )

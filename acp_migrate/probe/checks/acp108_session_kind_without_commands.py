@@ -2,7 +2,7 @@
 
 A client that loads, resumes or forks a session starts from nothing: what the
 session shows is the setup result's `availableCommands` and the updates for it
-after the setup request (up to the next setup of that id sent after its answer). When a new session gets
+that belong to it (by session id, late ones included: `Transcript.setup_of`). When a new session gets
 commands and one of these gets an empty list or none at all, the user loses their
 commands as soon as they reopen a conversation.
 
@@ -53,17 +53,11 @@ EXAMPLES = [
 
 def commands_held(transcript: Transcript, step: Step) -> Any:
     """What a client holds for the step's session: the result's list, then each update
-    for that id from the setup request up to the next setup of the same id."""
+    that belongs to the step (`Transcript.setup_of`: by session id, late ones too)."""
     result = step.response.result if step.response else None
     held = result.get("availableCommands") if isinstance(result, dict) else None
-    # Up to the next setup of the id sent after this one's answer (not one of its burst).
-    answered = step.response.index if step.response else step.request.index
-    later = [s for s in transcript.setup_steps if s.request.index > answered and s.session_id == step.session_id]
-    end = later[0].request.index if later else len(transcript.frames)
     for listed in transcript.command_lists:
-        if listed.in_setup_result or listed.session_id != step.session_id:
-            continue
-        if step.request.index < listed.frame.index < end:
+        if not listed.in_setup_result and listed.session_id == step.session_id and transcript.setup_of(listed) is step:
             held = listed.value
     return held if isinstance(held, list) else []
 
