@@ -111,3 +111,20 @@ def test_ctrl_c_while_waiting_for_initialize_ends_the_agent_without_a_traceback(
     assert "Traceback" not in stderr and "unhandled exception" not in stderr, stderr
     assert "interrupted" in stderr
     assert _ends(int(pid_file.read_text())), "the agent's child outlived the probe"
+
+
+def test_a_report_over_the_size_cap_is_cut_at_a_line_and_says_so(monkeypatch) -> None:
+    import acp_migrate.probe.report as report
+
+    result = probe_agent("flood_agent.py", max_frames=3000)
+    whole = render(result, "timeline")
+    monkeypatch.setattr(report, "MAX_REPORT_CHARS", 10_000)
+
+    cut = render(result, "timeline")
+    document = json.loads(render(result, "json"))  # JSON is never cut: its caps bound it
+
+    assert len(whole) > 10_000
+    body, last = cut[: cut.rstrip("\n").rfind("\n") + 1], cut.splitlines()[-1]
+    assert len(body) <= 10_000 and whole.startswith(body)
+    assert last == f"cap reached: the report was cut at {len(body)} of {len(whole)} characters"
+    assert len(document["findings"]) <= 1000
