@@ -48,6 +48,8 @@ def check(transcript: Transcript):
         listed = lists.get(frame.index)
         if listed is None or listed.session_id is None or not isinstance(listed.value, list):
             continue
+        if transcript.setup_of(listed) is None:
+            continue  # a session never set up: ACP107's, not a second finding on the same frame
         canonical = json.dumps(listed.value, sort_keys=True)
         if listed.in_setup_result:
             if transcript.protocol_version >= 2:
