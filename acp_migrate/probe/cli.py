@@ -49,6 +49,12 @@ def parser() -> argparse.ArgumentParser:
         "--prompt", metavar="TEXT", help="send one prompt to the new session and watch the updates of the turn"
     )
     p.add_argument(
+        "--prompt-timeout",
+        type=_seconds,
+        metavar="S",
+        help="for the prompt's turn, then session/cancel and the setups go on (default: half of what is left)",
+    )
+    p.add_argument(
         "--authenticate",
         metavar="METHOD",
         help="send authenticate with this method id (one of those initialize advertises) before the sessions",
@@ -198,6 +204,7 @@ def main(argv: list[str] | None = None) -> int:
         initialize_timeout=args.initialize_timeout,
         request_timeout=args.request_timeout,
         protocol_version=args.protocol_version,
+        prompt_timeout=args.prompt_timeout,
         authenticate=args.authenticate,
         repeat=max(args.repeat, 2) if args.burst else args.repeat,
         burst=args.burst,

@@ -54,6 +54,7 @@ class ProbeOptions:
     initialize_timeout: float = 30.0
     request_timeout: float = 15.0
     protocol_version: int = 1
+    prompt_timeout: float | None = None  # None: half of what is left of `timeout`, then session/cancel
     authenticate: str | None = None  # an auth method id initialize advertises
     repeat: int = 1  # setups of each kind
     burst: bool = False  # each kind's setups sent together, without waiting for an answer
@@ -197,6 +198,16 @@ class AgentConnection:
 
     async def requests(self, method: str, each: list[dict[str, Any]], timeout: float) -> list[Frame]:
         """Send one request per params, all at once, and wait for every answer."""
+        futures = await self.start(method, each)
+        try:
+            return list(await asyncio.wait_for(asyncio.gather(*futures), timeout))
+        except TimeoutError:
+            raise NotDriven(f"no answer to {method} within {timeout:g} s") from None
+        except NotDriven as exc:
+            raise NotDriven(f"{exc} before answering {method}") from None
+
+    async def start(self, method: str, each: list[dict[str, Any]]) -> list[asyncio.Future[Frame]]:
+        """Send one request per params, in one write; the futures of their answers."""
         if self.stdout_closed.is_set():
             raise NotDriven(self.overflow or f"the agent closed its stdout before {method}")
         loop = asyncio.get_running_loop()
@@ -209,15 +220,10 @@ class AgentConnection:
         await self._send(
             [{"jsonrpc": "2.0", "id": i, "method": method, "params": params} for i, params in zip(ids, each)]
         )
-        try:
-            return list(await asyncio.wait_for(asyncio.gather(*futures), timeout))
-        except TimeoutError:
-            raise NotDriven(f"no answer to {method} within {timeout:g} s") from None
-        except NotDriven as exc:
-            raise NotDriven(f"{exc} before answering {method}") from None
-        finally:
-            for request_id in ids:
-                self._pending.pop(request_id, None)
+        return futures
+
+    async def notify(self, method: str, params: dict[str, Any]) -> None:
+        await self._send([{"jsonrpc": "2.0", "method": method, "params": params}])
 
     async def settle(self, seconds: float, limit: float) -> None:
         """Wait `seconds` for late frames, then for the end of a frame being read (up to
@@ -317,6 +323,30 @@ def _session_id(answer: Frame) -> str | None:
     return session_id if isinstance(session_id, str) else None
 
 
+async def _prompt(
+    agent: AgentConnection, options: ProbeOptions, run: ProbeRun, session_id: str, started: float
+) -> None:
+    """One turn. One that does not end in time (no model configured, a turn that waits on
+    the network) is cancelled with `session/cancel`, and the setups still run after it."""
+    left = options.timeout - (time.monotonic() - started)
+    budget = options.prompt_timeout if options.prompt_timeout is not None else max(left / 2, 0.1)
+    prompt = [{"type": "text", "text": options.prompt}]
+    [answer] = await agent.start("session/prompt", [{"sessionId": session_id, "prompt": prompt}])
+    try:
+        await asyncio.wait_for(asyncio.shield(answer), budget)
+    except TimeoutError:
+        await agent.notify("session/cancel", {"sessionId": session_id})
+        try:
+            await asyncio.wait_for(asyncio.shield(answer), options.request_timeout)
+            ended = "it ended the turn"
+        except TimeoutError:
+            ended = f"no answer within {options.request_timeout:g} s more either"
+        run.notes.append(f"session/prompt: no answer within {budget:g} s: the probe sent session/cancel ({ended})")
+    except NotDriven as exc:
+        raise NotDriven(f"{exc} before answering session/prompt") from None
+    await agent.settle(options.settle, options.request_timeout)
+
+
 async def _drive(options: ProbeOptions, run: ProbeRun, connection_box: list[AgentConnection]) -> None:
     cwd = os.path.abspath(options.cwd or os.getcwd())
     env = {**os.environ, **options.env}
@@ -385,10 +415,7 @@ async def _drive(options: ProbeOptions, run: ProbeRun, connection_box: list[Agen
     session_id = sessions[0]
 
     if options.prompt is not None:  # before the setups: load and fork then act on a transcript
-        remaining = options.timeout - (time.monotonic() - started)
-        prompt = [{"type": "text", "text": options.prompt}]
-        await agent.request("session/prompt", {"sessionId": session_id, "prompt": prompt}, max(remaining, 0.1))
-        await agent.settle(options.settle, timeout)
+        await _prompt(agent, options, run, session_id, started)
 
     setup_params = {"sessionId": session_id, "cwd": cwd, "mcpServers": []}
     for method in SETUP_ORDER:

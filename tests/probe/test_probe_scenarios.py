@@ -130,3 +130,15 @@ def test_repeated_refusals_are_one_note_with_a_count() -> None:
 
     loads = [n for n in result.notes if n.step == "session/load"]
     assert len(loads) == 1 and loads[0].message.endswith("(×3)")
+
+
+def test_a_turn_that_does_not_end_is_cancelled_and_the_setups_still_run() -> None:
+    result = probe_agent("endless_prompt_agent.py", prompt="hi", prompt_timeout=0.5)
+
+    assert result.exit_code == 0, (result.run.error, [f.message for f in result.findings])
+    [prompt] = [s for s in result.transcript.steps if s.method == "session/prompt"]
+    assert prompt.response.result == {"stopReason": "cancelled"}
+    cancel = next(f for f in result.transcript.frames if f.method == "session/cancel")
+    assert prompt.request.index < cancel.index < prompt.response.index
+    assert methods(result)[3:6] == ["session/load", "session/resume", "session/fork"]
+    assert any("the probe sent session/cancel (it ended the turn)" in n.message for n in result.notes)
