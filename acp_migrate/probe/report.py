@@ -4,7 +4,9 @@
 There is no source file: a finding is located by the step it happened in, the
 session id and the index of the frame (counted from 0 over both directions, as the
 timeline shows them). The shapes follow `check`'s: GitHub's escaping and the SARIF log
-come from `acp_migrate/report/`, which reads plain results, never the engine.
+come from `acp_migrate/report/`, which reads plain results, never the engine. Every
+format carries the findings (the verdict), the notes (the probe's own: steps skipped,
+refused or failed; and the rules' notes), and each cap reached (`limits.py`).
 """
 
 from __future__ import annotations
