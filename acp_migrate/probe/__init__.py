@@ -12,7 +12,7 @@ nothing of the codemod (LibCST, the engine, the static rules), nor the SDK.
 from acp_migrate.probe import ProbeOptions, run_probe
 
 result = run_probe(ProbeOptions(command=["python", "agent.py"], settle=0.5))
-for finding in result.findings:
+for finding in result.findings:  # the verdict; result.notes: worth knowing, not wrong
     print(finding.code, finding.step, finding.session_id, finding.frame, finding.message)
 result.exit_code  # 0 clean, 1 findings, 2 not driven (result.run.error, result.run.stderr_tail)
 ```
@@ -23,21 +23,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from acp_migrate.probe.driver import ProbeOptions, ProbeRun, probe
-from acp_migrate.probe.report import ProbeResult
+from acp_migrate.probe.limits import MAX_FINDINGS
+from acp_migrate.probe.report import ProbeResult, make_result
 from acp_migrate.probe.wire import Transcript
 
 __all__ = ["ProbeOptions", "ProbeResult", "ProbeRun", "judge", "run_probe"]
 
 
-def judge(run: ProbeRun, codes: Sequence[str] | None = None) -> ProbeResult:
-    """Run the wire rules over a recorded run."""
+def judge(run: ProbeRun, codes: Sequence[str] | None = None, max_findings: int = MAX_FINDINGS) -> ProbeResult:
+    """Run the wire rules over a recorded run: findings and notes, each capped."""
     from acp_migrate.probe.checks import ALL_CHECKS, run_checks
 
     transcript = Transcript(run.frames, run.command)
     enabled = list(codes) if codes is not None else [check.code for check in ALL_CHECKS]
-    return ProbeResult(run, transcript, run_checks(transcript, enabled), enabled)
+    return make_result(run, transcript, run_checks(transcript, enabled), enabled, max_findings)
 
 
-def run_probe(options: ProbeOptions, codes: Sequence[str] | None = None) -> ProbeResult:
+def run_probe(
+    options: ProbeOptions, codes: Sequence[str] | None = None, max_findings: int = MAX_FINDINGS
+) -> ProbeResult:
     """Drive the agent `options.command`, then judge what it sent."""
-    return judge(probe(options), codes)
+    return judge(probe(options), codes, max_findings)

@@ -12,12 +12,14 @@ import argparse
 import os
 import sys
 
+from acp_migrate.probe.limits import MAX_BYTES, MAX_FINDINGS, MAX_FRAMES
 from acp_migrate.probe.report import FORMATS
 
 EPILOG = """\
-steps: initialize, session/new, then session/load, session/resume, session/fork
-(each when initialize advertises it, or with --all), session/prompt (--prompt),
-session/close (advertised, or --all); --settle seconds after each answer.
+steps: initialize, authenticate (--authenticate), session/new, session/prompt
+(--prompt), then session/load, session/resume, session/fork of the prompted session
+(each when initialize advertises it, or with --all; each --repeat times, together
+with --burst), session/close (advertised, or --all); --settle seconds after each answer.
 
 exit codes: 0 no findings, 1 findings, 2 the agent could not be driven
 (did not start, no answer in time, crashed: its stderr's last lines are shown).
@@ -25,6 +27,8 @@ exit codes: 0 no findings, 1 findings, 2 the agent could not be driven
 examples:
   acp-migrate probe -- python agent.py
   acp-migrate probe --all --prompt "/help" -- node dist/agent.js
+  acp-migrate probe --prompt hello --repeat 3 --burst -- node dist/agent.js
+  acp-migrate probe --authenticate api-key --env API_KEY=... -- my-agent --acp
   acp-migrate probe --output-format timeline -- opencode acp
   acp-migrate probe --output-format sarif -o probe.sarif --ignore ACP109 -- uv run my-agent
 """
@@ -43,6 +47,29 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--prompt", metavar="TEXT", help="send one prompt to the new session and watch the updates of the turn"
+    )
+    p.add_argument(
+        "--prompt-timeout",
+        type=_seconds,
+        metavar="S",
+        help="for the prompt's turn, then session/cancel and the setups go on (default: half of what is left)",
+    )
+    p.add_argument(
+        "--authenticate",
+        metavar="METHOD",
+        help="send authenticate with this method id (one of those initialize advertises) before the sessions",
+    )
+    p.add_argument(
+        "--repeat",
+        type=_count,
+        default=1,
+        metavar="N",
+        help="set up each kind of session N times (forks of the prompted session too; default 1)",
+    )
+    p.add_argument(
+        "--burst",
+        action="store_true",
+        help="send each kind's setups together, without waiting for an answer (--repeat, at least 2)",
     )
     p.add_argument(
         "--settle",
@@ -88,6 +115,27 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even with findings (2 still means not driven)")
     p.add_argument("--select", metavar="CODES", help="rules to run, comma-separated: codes, prefixes or ALL")
     p.add_argument("--ignore", metavar="CODES", help="rules not to run, comma-separated")
+    p.add_argument(
+        "--max-frames",
+        type=_count,
+        default=MAX_FRAMES,
+        metavar="N",
+        help=f"stop the run after N frames, both directions (default {MAX_FRAMES})",
+    )
+    p.add_argument(
+        "--max-bytes",
+        type=_count,
+        default=MAX_BYTES,
+        metavar="N",
+        help=f"stop the run once the agent wrote N bytes on stdout (default {MAX_BYTES})",
+    )
+    p.add_argument(
+        "--max-findings",
+        type=_count,
+        default=MAX_FINDINGS,
+        metavar="N",
+        help=f"findings (and notes) a report shows; the count is of all (default {MAX_FINDINGS})",
+    )
     p.add_argument("--record", metavar="FILE", help="also write every frame as JSON lines (direction, ms, raw)")
     p.add_argument("command", nargs=argparse.REMAINDER, metavar="CMD [ARGS...]", help="the agent's command line")
     return p
@@ -97,6 +145,13 @@ def _seconds(text: str) -> float:
     value = float(text)
     if value < 0:
         raise argparse.ArgumentTypeError("must not be negative")
+    return value
+
+
+def _count(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
     return value
 
 
@@ -149,9 +204,15 @@ def main(argv: list[str] | None = None) -> int:
         initialize_timeout=args.initialize_timeout,
         request_timeout=args.request_timeout,
         protocol_version=args.protocol_version,
+        prompt_timeout=args.prompt_timeout,
+        authenticate=args.authenticate,
+        repeat=max(args.repeat, 2) if args.burst else args.repeat,
+        burst=args.burst,
+        max_frames=args.max_frames,
+        max_bytes=args.max_bytes,
     )
     try:  # (acp_migrate/__main__.py turns Ctrl-C and SIGTERM into KeyboardInterrupt, and sets the exit code)
-        result = run_probe(options, codes=codes)
+        result = run_probe(options, codes=codes, max_findings=args.max_findings)
     except KeyboardInterrupt:  # the agent's process group was killed on the way out
         print("acp-migrate probe: interrupted", file=sys.stderr)
         return 130

@@ -8,12 +8,15 @@ reads and writes newline-delimited JSON-RPC on the subprocess's pipes itself, wi
 the standard library only: every line the agent writes is a `Frame`, stamped with
 the monotonic clock in the order it was read, valid JSON or not.
 
-The driver knows no rule: it sends `initialize`, `session/new`, then the setups the
-agent advertises (`--all`: all of them), an optional prompt and the closes, waits
-`settle` seconds after each answer for late updates, and answers the agent's own
-requests as a cautious client does (permission refused, no file system, no
-terminal). It never hangs: each request has a timeout, the whole run another, and
-the agent's process group is killed when it ends.
+The driver knows no rule: it sends `initialize`, `authenticate` (`--authenticate`),
+`session/new`, an optional prompt (so that what follows acts on a session with a
+transcript), then the setups the agent advertises (`--all`: all of them), each kind
+`--repeat` times, one after the other or together (`--burst`), and the closes; it
+waits `settle` seconds after each answer for late updates, and answers the agent's
+own requests as a cautious client does (permission refused, no file system, no
+terminal). It never hangs and stays bounded: each request has a timeout, the whole
+run another, the frames and bytes read have caps, lines are read in linear time,
+and the agent's whole process tree is ended when it ends (`processes.py`).
 """
 
 from __future__ import annotations
@@ -29,7 +32,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from acp_migrate import __version__
-from acp_migrate.probe.wire import FROM_AGENT, TO_AGENT, Frame
+from acp_migrate.probe.limits import MAX_BYTES, MAX_FRAMES
+from acp_migrate.probe.processes import descendants, kill, pipe_holders, pipe_inodes
+from acp_migrate.probe.wire import FROM_AGENT, TO_AGENT, Frame, error_text
 
 STDERR_TAIL_BYTES = 8192
 STDERR_TAIL_LINES = 20
@@ -49,6 +54,12 @@ class ProbeOptions:
     initialize_timeout: float = 30.0
     request_timeout: float = 15.0
     protocol_version: int = 1
+    prompt_timeout: float | None = None  # None: half of what is left of `timeout`, then session/cancel
+    authenticate: str | None = None  # an auth method id initialize advertises
+    repeat: int = 1  # setups of each kind
+    burst: bool = False  # each kind's setups sent together, without waiting for an answer
+    max_frames: int = MAX_FRAMES
+    max_bytes: int = MAX_BYTES
 
 
 @dataclass
@@ -58,7 +69,7 @@ class ProbeRun:
     error: str | None = None  # why the agent could not be driven (exit 2)
     stderr_tail: str = ""
     returncode: int | None = None
-    notes: list[str] = field(default_factory=list)  # steps skipped, and why
+    notes: list[str] = field(default_factory=list)  # steps skipped, and why; a cap reached
 
     @property
     def driven(self) -> bool:
@@ -70,15 +81,19 @@ class NotDriven(Exception):
 
 
 class AgentConnection:
-    def __init__(self, process: asyncio.subprocess.Process, started: float) -> None:
+    def __init__(self, process: asyncio.subprocess.Process, started: float, options: ProbeOptions) -> None:
         self.process = process
         self.started = started
+        self.max_frames = options.max_frames
+        self.max_bytes = options.max_bytes
+        self.pipes = pipe_inodes(process.pid)  # read now, while the agent holds them
         self.frames: list[Frame] = []
         self.stderr = deque[bytes]()
         self._stderr_size = 0
         self._pending: dict[int, asyncio.Future[Frame]] = {}
         self._next_id = 0
-        self.stdout_closed = asyncio.Event()
+        self.overflow: str | None = None  # the cap the agent's output reached, if it did
+        self.stdout_closed = asyncio.Event()  # no frame will be read any more
         self.between_lines = asyncio.Event()  # no frame half-read
         self.between_lines.set()
         self._tasks = [
@@ -95,28 +110,54 @@ class AgentConnection:
         return frame
 
     async def _read_stdout(self) -> None:
-        # Chunks, not readline: a frame may be longer than any StreamReader limit.
-        buffer = b""
+        # Chunks, not readline: a frame may be longer than any StreamReader limit. Each
+        # chunk is searched once and a line joined once: linear in what the agent writes.
+        line: list[bytes] = []
+        read = 0
         stream = self.process.stdout
         try:
             while chunk := await stream.read(CHUNK):
-                buffer += chunk
-                *lines, buffer = buffer.split(b"\n")
-                for line in lines:
-                    if line.strip():
-                        self._received(self._record(FROM_AGENT, line))
-                if buffer:
+                if self.overflow is not None:
+                    continue  # drained to the end, not recorded: the agent is being ended
+                read += len(chunk)
+                if read > self.max_bytes:
+                    self._stop(f"the agent wrote more than {self.max_bytes} bytes on stdout (--max-bytes)")
+                    continue
+                start = 0
+                while self.overflow is None and (end := chunk.find(b"\n", start)) >= 0:
+                    line.append(chunk[start:end])
+                    start = end + 1
+                    self._line(b"".join(line))
+                    line = []
+                if start < len(chunk):
+                    line.append(chunk[start:])
+                if any(line):
                     self.between_lines.clear()
                 else:
                     self.between_lines.set()
-            if buffer.strip():
-                self._received(self._record(FROM_AGENT, buffer))
+            if self.overflow is None:
+                self._line(b"".join(line))
         finally:
-            self.stdout_closed.set()
-            self.between_lines.set()
-            for future in self._pending.values():
-                if not future.done():
-                    future.set_exception(NotDriven("the agent closed its stdout"))
+            self._stop(None)
+
+    def _stop(self, overflow: str | None) -> None:
+        """No more frames: the agent closed its stdout, or reached a cap (`overflow`)."""
+        if overflow is not None and self.overflow is None:
+            self.overflow = overflow
+        self.stdout_closed.set()
+        self.between_lines.set()
+        reason = self.overflow or "the agent closed its stdout"
+        for future in self._pending.values():
+            if not future.done():
+                future.set_exception(NotDriven(reason))
+
+    def _line(self, line: bytes) -> None:
+        if not line.strip():
+            return
+        if len(self.frames) >= self.max_frames:
+            self._stop(f"the run reached {self.max_frames} frames (--max-frames)")
+            return
+        self._received(self._record(FROM_AGENT, line))
 
     async def _read_stderr(self) -> None:
         while chunk := await self.process.stderr.read(CHUNK):
@@ -136,37 +177,53 @@ class AgentConnection:
                 future.set_result(frame)
         elif frame.is_request:
             reply = client_reply(frame.method, frame.params)
-            asyncio.get_running_loop().create_task(self._send({"jsonrpc": "2.0", "id": frame.message["id"], **reply}))
+            asyncio.get_running_loop().create_task(self._send([{"jsonrpc": "2.0", "id": frame.message["id"], **reply}]))
 
-    async def _send(self, message: dict[str, Any]) -> Frame | None:
-        raw = json.dumps(message, separators=(",", ":")).encode()
-        # Recorded before it is written, so that nothing the agent answers comes before it.
-        frame = self._record(TO_AGENT, raw)
+    async def _send(self, messages: list[dict[str, Any]]) -> None:
+        """Write the messages in one write: an agent reads a burst as one chunk."""
+        raws = [json.dumps(message, separators=(",", ":")).encode() for message in messages]
+        for raw in raws:  # recorded before they are written: nothing the agent answers comes first
+            self._record(TO_AGENT, raw)
         try:
-            self.process.stdin.write(raw + b"\n")
+            self.process.stdin.write(b"".join(raw + b"\n" for raw in raws))
             await self.process.stdin.drain()
         except (BrokenPipeError, ConnectionResetError):
-            return None
-        return frame
+            pass
 
     # -- requests -----------------------------------------------------------------
 
     async def request(self, method: str, params: dict[str, Any], timeout: float) -> Frame:
-        if self.stdout_closed.is_set():
-            raise NotDriven(f"the agent closed its stdout before {method}")
-        request_id = self._next_id
-        self._next_id += 1
-        future = asyncio.get_running_loop().create_future()
-        self._pending[request_id] = future
-        await self._send({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
+        [answer] = await self.requests(method, [params], timeout)
+        return answer
+
+    async def requests(self, method: str, each: list[dict[str, Any]], timeout: float) -> list[Frame]:
+        """Send one request per params, all at once, and wait for every answer."""
+        futures = await self.start(method, each)
         try:
-            return await asyncio.wait_for(future, timeout)
+            return list(await asyncio.wait_for(asyncio.gather(*futures), timeout))
         except TimeoutError:
             raise NotDriven(f"no answer to {method} within {timeout:g} s") from None
         except NotDriven as exc:
             raise NotDriven(f"{exc} before answering {method}") from None
-        finally:
-            self._pending.pop(request_id, None)
+
+    async def start(self, method: str, each: list[dict[str, Any]]) -> list[asyncio.Future[Frame]]:
+        """Send one request per params, in one write; the futures of their answers."""
+        if self.stdout_closed.is_set():
+            raise NotDriven(self.overflow or f"the agent closed its stdout before {method}")
+        loop = asyncio.get_running_loop()
+        ids = list(range(self._next_id, self._next_id + len(each)))
+        self._next_id += len(each)
+        futures = []
+        for request_id in ids:
+            futures.append(loop.create_future())
+            self._pending[request_id] = futures[-1]
+        await self._send(
+            [{"jsonrpc": "2.0", "id": i, "method": method, "params": params} for i, params in zip(ids, each)]
+        )
+        return futures
+
+    async def notify(self, method: str, params: dict[str, Any]) -> None:
+        await self._send([{"jsonrpc": "2.0", "method": method, "params": params}])
 
     async def settle(self, seconds: float, limit: float) -> None:
         """Wait `seconds` for late frames, then for the end of a frame being read (up to
@@ -176,19 +233,30 @@ class AgentConnection:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.between_lines.wait(), limit)
 
-    async def finish(self) -> int | None:
-        """Close stdin, give the agent a moment to exit, then end its process group."""
+    def end_tree(self) -> bool:
+        """SIGKILL the agent and every process of its tree; True when the agent was still running."""
+        running = self.process.returncode is None
+        tree = descendants(self.process.pid)  # before a kill breaks the chain of parents
+        kill_group(self.process)
+        for pid in tree | pipe_holders(self.pipes):
+            kill(pid)
+        return running
+
+    async def finish(self, grace: float) -> bool:
+        """Close stdin, give the agent `grace` seconds to exit, then end its tree;
+        True when the probe had to kill the agent itself."""
         with contextlib.suppress(OSError):
             self.process.stdin.close()
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.process.wait(), EXIT_GRACE)
-        kill_group(self.process)
+            await asyncio.wait_for(self.process.wait(), grace)
+        killed = self.end_tree()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.process.wait(), EXIT_GRACE)
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.gather(*self._tasks, return_exceptions=True), EXIT_GRACE)
         for task in self._tasks:
             task.cancel()
-        return self.process.returncode
+        return killed
 
 
 def kill_group(process: asyncio.subprocess.Process) -> None:
@@ -227,6 +295,56 @@ def client_reply(method: str, params: dict[str, Any]) -> dict[str, Any]:
 
 
 CLIENT_CAPABILITIES = {"fs": {"readTextFile": False, "writeTextFile": False}, "terminal": False}
+SETUP_ORDER = ("session/load", "session/resume", "session/fork")
+
+
+def auth_method_ids(result: dict[str, Any]) -> list[str]:
+    methods = result.get("authMethods")
+    methods = methods if isinstance(methods, list) else []
+    return [m["id"] for m in methods if isinstance(m, dict) and isinstance(m.get("id"), str)]
+
+
+async def _setups(agent: AgentConnection, options: ProbeOptions, method: str, params: dict[str, Any]) -> list[Frame]:
+    """`--repeat` setups of one kind: sent together with `--burst`, else one by one."""
+    timeout = options.request_timeout
+    if options.burst:
+        answers = await agent.requests(method, [params] * options.repeat, timeout)
+        await agent.settle(options.settle, timeout)
+        return answers
+    answers = []
+    for _ in range(options.repeat):
+        answers.append(await agent.request(method, params, timeout))
+        await agent.settle(options.settle, timeout)
+    return answers
+
+
+def _session_id(answer: Frame) -> str | None:
+    session_id = answer.result.get("sessionId") if isinstance(answer.result, dict) else None
+    return session_id if isinstance(session_id, str) else None
+
+
+async def _prompt(
+    agent: AgentConnection, options: ProbeOptions, run: ProbeRun, session_id: str, started: float
+) -> None:
+    """One turn. One that does not end in time (no model configured, a turn that waits on
+    the network) is cancelled with `session/cancel`, and the setups still run after it."""
+    left = options.timeout - (time.monotonic() - started)
+    budget = options.prompt_timeout if options.prompt_timeout is not None else max(left / 2, 0.1)
+    prompt = [{"type": "text", "text": options.prompt}]
+    [answer] = await agent.start("session/prompt", [{"sessionId": session_id, "prompt": prompt}])
+    try:
+        await asyncio.wait_for(asyncio.shield(answer), budget)
+    except TimeoutError:
+        await agent.notify("session/cancel", {"sessionId": session_id})
+        try:
+            await asyncio.wait_for(asyncio.shield(answer), options.request_timeout)
+            ended = "it ended the turn"
+        except TimeoutError:
+            ended = f"no answer within {options.request_timeout:g} s more either"
+        run.notes.append(f"session/prompt: no answer within {budget:g} s: the probe sent session/cancel ({ended})")
+    except NotDriven as exc:
+        raise NotDriven(f"{exc} before answering session/prompt") from None
+    await agent.settle(options.settle, options.request_timeout)
 
 
 async def _drive(options: ProbeOptions, run: ProbeRun, connection_box: list[AgentConnection]) -> None:
@@ -245,7 +363,7 @@ async def _drive(options: ProbeOptions, run: ProbeRun, connection_box: list[Agen
         )
     except OSError as exc:
         raise NotDriven(f"could not start {options.command[0]!r}: {exc.strerror or exc}") from None
-    agent = AgentConnection(process, started)
+    agent = AgentConnection(process, started, options)
     connection_box.append(agent)
     run.frames = agent.frames
     timeout = options.request_timeout
@@ -261,8 +379,21 @@ async def _drive(options: ProbeOptions, run: ProbeRun, connection_box: list[Agen
     )
     result = init.result if isinstance(init.result, dict) else None
     if result is None:
-        raise NotDriven(f"initialize failed: {_error_text(init)}")
+        raise NotDriven(f"initialize failed: {error_text(init.message)}")
     await agent.settle(options.settle, timeout)
+
+    auth_ids = auth_method_ids(result)
+    if options.authenticate is not None:
+        if options.authenticate not in auth_ids:
+            offered_ids = ", ".join(auth_ids) or "none"
+            raise NotDriven(
+                f"--authenticate {options.authenticate}: initialize advertises no such auth method "
+                f"(it advertises: {offered_ids})"
+            )
+        answer = await agent.request("authenticate", {"methodId": options.authenticate}, timeout)
+        if "error" in (answer.message or {}):
+            raise NotDriven(f"authenticate {options.authenticate} failed: {error_text(answer.message)}")
+        await agent.settle(options.settle, timeout)
 
     capabilities = result.get("agentCapabilities") if isinstance(result.get("agentCapabilities"), dict) else {}
     session_capabilities = capabilities.get("sessionCapabilities")
@@ -274,30 +405,26 @@ async def _drive(options: ProbeOptions, run: ProbeRun, connection_box: list[Agen
         "session/close": session_capabilities.get("close") is not None,
     }
 
-    new = await agent.request("session/new", {"cwd": cwd, "mcpServers": []}, timeout)
-    new_result = new.result if isinstance(new.result, dict) else None
-    session_id = new_result.get("sessionId") if new_result else None
-    if not isinstance(session_id, str):
-        raise NotDriven(f"session/new failed: {_error_text(new)}")
-    await agent.settle(options.settle, timeout)
-    sessions = [session_id]
+    news = await _setups(agent, options, "session/new", {"cwd": cwd, "mcpServers": []})
+    sessions = [session_id for session_id in map(_session_id, news) if session_id is not None]
+    if not sessions:
+        hint = ""
+        if auth_ids and options.authenticate is None:
+            hint = f" (initialize advertises auth methods {', '.join(auth_ids)}: try --authenticate {auth_ids[0]})"
+        raise NotDriven(f"session/new failed: {error_text(news[0].message)}{hint}")
+    session_id = sessions[0]
+
+    if options.prompt is not None:  # before the setups: load and fork then act on a transcript
+        await _prompt(agent, options, run, session_id, started)
 
     setup_params = {"sessionId": session_id, "cwd": cwd, "mcpServers": []}
-    for method in ("session/load", "session/resume", "session/fork"):
+    for method in SETUP_ORDER:
         if not (offered[method] or options.try_all):
             run.notes.append(f"{method} skipped: not advertised (--all tries it)")
             continue
-        answer = await agent.request(method, setup_params, timeout)
-        forked = answer.result.get("sessionId") if isinstance(answer.result, dict) else None
-        if method == "session/fork" and isinstance(forked, str):
-            sessions.append(forked)
-        await agent.settle(options.settle, timeout)
-
-    if options.prompt is not None:
-        remaining = options.timeout - (time.monotonic() - started)
-        prompt = [{"type": "text", "text": options.prompt}]
-        await agent.request("session/prompt", {"sessionId": session_id, "prompt": prompt}, max(remaining, 0.1))
-        await agent.settle(options.settle, timeout)
+        answers = await _setups(agent, options, method, setup_params)
+        if method == "session/fork":
+            sessions.extend(forked for forked in map(_session_id, answers) if forked is not None)
 
     if offered["session/close"] or options.try_all:
         for closing in reversed(sessions):
@@ -307,42 +434,92 @@ async def _drive(options: ProbeOptions, run: ProbeRun, connection_box: list[Agen
         run.notes.append("session/close skipped: not advertised (--all tries it)")
 
     if agent.stdout_closed.is_set():
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(process.wait(), EXIT_GRACE)
-        raise NotDriven(f"the agent exited during the run (exit code {process.returncode})")
+        raise NotDriven(agent.overflow or "the agent closed its stdout during the run")
 
 
-def _error_text(frame: Frame) -> str:
-    error = (frame.message or {}).get("error")
-    if isinstance(error, dict):
-        return f"error {error.get('code')}: {error.get('message')}"
-    return f"unexpected answer {frame.raw[:200]!r}"
-
-
-async def probe_async(options: ProbeOptions) -> ProbeRun:
+async def probe_async(options: ProbeOptions, interrupted: asyncio.Event | None = None) -> ProbeRun:
+    """Drive the agent; `interrupted` set (by a signal) ends the run as a failure would."""
     run = ProbeRun(frames=[], command=list(options.command))
     box: list[AgentConnection] = []
+    drive = asyncio.ensure_future(_drive(options, run, box))
+    stop = asyncio.ensure_future((interrupted or asyncio.Event()).wait())
     completed = False
     try:
-        await asyncio.wait_for(_drive(options, run, box), options.timeout)
-        completed = True
-    except TimeoutError:
-        run.error = f"the run did not finish within --timeout {options.timeout:g} s: the agent was killed"
+        done, _ = await asyncio.wait({drive, stop}, timeout=options.timeout, return_when=asyncio.FIRST_COMPLETED)
+        if drive in done:
+            drive.result()
+            completed = True
+        elif stop in done:
+            run.error = "interrupted"
+        else:
+            run.error = f"the run did not finish within --timeout {options.timeout:g} s: the agent was killed"
     except NotDriven as exc:
         run.error = str(exc)
     finally:
+        for task in (drive, stop):
+            task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, NotDriven):
+            await drive
         if box:
             agent = box[0]
-            gone_by_itself = agent.stdout_closed.is_set()  # before the probe killed it
-            if not completed:  # an error, or Ctrl-C / SIGTERM: the agent gets no grace
-                kill_group(agent.process)
-            run.returncode = await agent.finish()
+            closed = agent.stdout_closed.is_set() and agent.overflow is None
+            # An agent that closed its stdout gets a moment to exit with its own code; on a
+            # timeout, a cap or a signal the probe ends it at once.
+            grace = EXIT_GRACE if completed or (closed and run.error != "interrupted") else 0.0
+            killed = await agent.finish(grace)
+            run.returncode = agent.process.returncode
             run.stderr_tail = agent.stderr_tail()
-            exited = gone_by_itself and agent.process.returncode is not None
-            if run.error is not None and exited and "exit code" not in run.error:
-                run.error += f" (the agent exited, exit code {agent.process.returncode})"
+            if agent.overflow is not None:
+                run.notes.append(f"cap reached: {agent.overflow}; the probe stopped reading and ended the agent")
+            if run.error is not None and closed and "exit code" not in run.error:
+                run.error += f" ({_ending(run.returncode, killed)})"
     return run
 
 
+def _ending(returncode: int | None, killed: bool) -> str:
+    if killed:
+        return "it did not exit: the probe killed it"
+    if returncode is not None and returncode < 0:
+        return f"the agent was killed by signal {-returncode}"
+    return f"the agent exited, exit code {returncode}"
+
+
 def probe(options: ProbeOptions) -> ProbeRun:
-    return asyncio.run(probe_async(options))
+    """`probe_async` in an event loop of its own. Ctrl-C or SIGTERM during the run ends
+    the agent first, then reaches the handler that was in place (no traceback)."""
+    received: list[int] = []
+
+    async def main() -> ProbeRun:
+        loop = asyncio.get_running_loop()
+        interrupted = asyncio.Event()
+        previous: dict[int, Any] = {}
+
+        def stop(number: int) -> None:
+            received.append(number)
+            interrupted.set()
+
+        for number in (signal.SIGINT, signal.SIGTERM):
+            handler = signal.getsignal(number)
+            if handler is signal.SIG_IGN:  # ignored by whoever runs us: still ignored
+                continue
+            try:
+                loop.add_signal_handler(number, stop, number)
+            except (ValueError, RuntimeError, NotImplementedError):  # not the main thread
+                continue
+            previous[number] = handler
+        try:
+            return await probe_async(options, interrupted)
+        finally:
+            for number, handler in previous.items():
+                loop.remove_signal_handler(number)
+                signal.signal(number, handler)  # asyncio would leave the default, not ours
+
+    run = asyncio.run(main())
+    if received:  # the agent is gone: now the signal does what it would have done
+        handler = signal.getsignal(received[0])
+        if callable(handler):
+            handler(received[0], None)
+        elif handler == signal.SIG_DFL:
+            signal.raise_signal(received[0])
+        raise KeyboardInterrupt
+    return run

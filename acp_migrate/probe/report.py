@@ -4,7 +4,9 @@
 There is no source file: a finding is located by the step it happened in, the
 session id and the index of the frame (counted from 0 over both directions, as the
 timeline shows them). The shapes follow `check`'s: GitHub's escaping and the SARIF log
-come from `acp_migrate/report/`, which reads plain results, never the engine.
+come from `acp_migrate/report/`, which reads plain results, never the engine. Every
+format carries the findings (the verdict), the notes (the probe's own: steps skipped,
+refused or failed; and the rules' notes), and each cap reached (`limits.py`).
 """
 
 from __future__ import annotations
@@ -12,13 +14,15 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from acp_migrate.probe.checks import ALL_CHECKS, WireFinding
+from acp_migrate.probe.checks import ALL_CHECKS, ERROR, NOTE, WireFinding
+from acp_migrate.probe.limits import LABEL_CHARS, MAX_REPORT_CHARS
 from acp_migrate.probe.wire import (
     FROM_AGENT,
+    SETUP_METHODS,
     TO_AGENT,
     Frame,
     Transcript,
@@ -39,14 +43,78 @@ RULE_NAMES = {check.code: check.name for check in ALL_CHECKS}
 class ProbeResult:
     run: ProbeRun
     transcript: Transcript
-    findings: list[WireFinding]
+    findings: list[WireFinding]  # the errors: the verdict (the first `max_findings`)
     codes: list[str]  # the rules that ran
+    notes: list[WireFinding] = field(default_factory=list)  # not counted in the verdict
+    total_findings: int | None = None  # before the cap (None: all are in `findings`)
+    total_notes: int | None = None
 
     @property
     def exit_code(self) -> int:
         if not self.run.driven:
             return 2
         return 1 if self.findings else 0
+
+    @property
+    def finding_count(self) -> int:
+        return len(self.findings) if self.total_findings is None else self.total_findings
+
+    @property
+    def caps(self) -> list[str]:
+        """What a cap left out, or stopped: each stated in every report."""
+        stated = [note.message for note in self.notes if note.code is None and note.message.startswith("cap reached")]
+        for kind, shown, total in (
+            ("findings", len(self.findings), self.total_findings),
+            ("notes", len(self.notes), self.total_notes),
+        ):
+            if total is not None and total > shown:
+                stated.append(f"cap reached: the first {shown} of {total} {kind} are shown (--max-findings)")
+        return stated
+
+
+def make_result(
+    run: ProbeRun, transcript: Transcript, reported: list[WireFinding], codes: list[str], max_findings: int
+) -> ProbeResult:
+    """Errors and notes apart, the probe's own notes (steps skipped or refused) first, each capped."""
+    errors = [f for f in reported if f.level == ERROR]
+    notes = _merged(run_notes(run, transcript) + [f for f in reported if f.level == NOTE])
+    return ProbeResult(
+        run,
+        transcript,
+        errors[:max_findings],
+        codes,
+        notes[:max_findings],
+        len(errors) if len(errors) > max_findings else None,
+        len(notes) if len(notes) > max_findings else None,
+    )
+
+
+def run_notes(run: ProbeRun, transcript: Transcript) -> list[WireFinding]:
+    notes = [WireFinding(None, text, None, "start", None, NOTE) for text in run.notes]
+    for step in transcript.steps:
+        if not step.failed or step.response is None:
+            continue
+        session = step.session_id or transcript.session_of(step.request)
+        if step.method in SETUP_METHODS:
+            what = f"{step.method} refused by the agent (about the session, not its commands)"
+        else:
+            what = f"{step.method} failed"
+        notes.append(WireFinding(None, f"{what}: {step.error_text}", step.response.index, step.method, session, NOTE))
+    return notes
+
+
+def _merged(notes: list[WireFinding]) -> list[WireFinding]:
+    """The same note from repeated setups once, with how many times."""
+    counts: dict[tuple[Any, ...], int] = {}
+    first: dict[tuple[Any, ...], WireFinding] = {}
+    for note in notes:
+        key = (note.code, note.step, note.session_id, note.message)
+        counts[key] = counts.get(key, 0) + 1
+        first.setdefault(key, note)
+    return [
+        replace(note, message=f"{note.message} (×{counts[key]})") if counts[key] > 1 else note
+        for key, note in first.items()
+    ]
 
 
 def location(f: WireFinding) -> str:
@@ -55,7 +123,7 @@ def location(f: WireFinding) -> str:
 
 
 def render(result: ProbeResult, output_format: str) -> str:
-    return {
+    text = {
         "text": render_text,
         "json": render_json,
         "github": render_github,
@@ -63,6 +131,10 @@ def render(result: ProbeResult, output_format: str) -> str:
         "timeline": render_timeline,
         "mermaid": render_mermaid,
     }[output_format](result)
+    if output_format in ("json", "sarif") or len(text) <= MAX_REPORT_CHARS:
+        return text  # JSON stays whole: the caps on frames, findings and messages bound it
+    cut = text.rfind("\n", 0, MAX_REPORT_CHARS) + 1
+    return text[:cut] + f"cap reached: the report was cut at {cut} of {len(text)} characters\n"
 
 
 def render_errors(result: ProbeResult) -> str:
@@ -82,14 +154,17 @@ def render_errors(result: ProbeResult) -> str:
 # -- check's formats -------------------------------------------------------------------
 
 
+def _note_line(note: WireFinding) -> str:
+    code = f"{note.code} " if note.code else ""
+    return f"note: {location(note)}: {code}{note.message}" if note.frame is not None else f"note: {code}{note.message}"
+
+
 def render_text(result: ProbeResult) -> str:
     lines = [f"{location(f)}: {f.code} {f.message}" for f in result.findings]
-    lines.extend(f"note: {note}" for note in result.run.notes)
-    for step in result.transcript.steps:
-        if step.failed and step.response is not None:
-            lines.append(f"note: {step.method} failed: {step.error_text}")
+    lines.extend(_note_line(note) for note in result.notes)
+    lines.extend(cap for cap in result.caps if not any(cap == note.message for note in result.notes))
     steps = ", ".join(dict.fromkeys(step.method for step in result.transcript.steps)) or "none"
-    count = len(result.findings)
+    count = result.finding_count
     if not result.run.driven:
         lines.append(f"The agent could not be driven; {count} finding{'' if count == 1 else 's'} before it stopped.")
     elif count:
@@ -105,7 +180,7 @@ def render_text(result: ProbeResult) -> str:
 def finding_dict(f: WireFinding) -> dict[str, Any]:
     return {
         "code": f.code,
-        "name": RULE_NAMES.get(f.code, ""),
+        "name": RULE_NAMES.get(f.code, "") if f.code else "",
         "message": f.message,
         "step": f.step,
         "session_id": f.session_id,
@@ -114,14 +189,26 @@ def finding_dict(f: WireFinding) -> dict[str, Any]:
 
 
 def render_json(result: ProbeResult) -> str:
-    """A JSON array of findings, as `check`'s (errors go to stderr, exit 2)."""
-    return json.dumps([finding_dict(f) for f in result.findings], indent=2) + "\n"
+    """The findings (the verdict), the notes (steps skipped or refused, a rule's notes),
+    the caps reached, the exit code and why the agent could not be driven."""
+    document = {
+        "exit_code": result.exit_code,
+        "error": result.run.error,
+        "findings": [finding_dict(f) for f in result.findings],
+        "notes": [finding_dict(f) for f in result.notes],
+        "caps": result.caps,
+    }
+    return json.dumps(document, indent=2) + "\n"
 
 
 def render_github(result: ProbeResult) -> str:
     lines = [
         f"::error title={escape_property(f'{f.code} {location(f)}')}::{escape_data(f.message)}" for f in result.findings
     ]
+    for note in result.notes:
+        title = f"{note.code} {location(note)}" if note.code else "acp-migrate probe"
+        lines.append(f"::notice title={escape_property(title)}::{escape_data(note.message)}")
+    lines.extend(f"::warning title=acp-migrate probe::{escape_data(cap)}" for cap in result.caps)
     if not result.run.driven:
         lines.append(
             f"::error title=acp-migrate probe::{escape_data('could not drive the agent: ' + result.run.error)}"
@@ -151,7 +238,7 @@ def _descriptor(check) -> dict[str, Any]:
             "text": check.documentation,
             "markdown": "\n\n".join([check.documentation, *examples]),
         },
-        "defaultConfiguration": {"level": "error"},
+        "defaultConfiguration": {"level": check.level},
     }
 
 
@@ -159,7 +246,7 @@ def sarif_log(result: ProbeResult, *, cwd: str | None = None) -> dict[str, Any]:
     index = {check.code: i for i, check in enumerate(ALL_CHECKS)}
     artifact = _artifact(result.run.command)
     results = []
-    for f in result.findings:
+    for f in [*result.findings, *(note for note in result.notes if note.code is not None)]:
         logical = {
             "name": f"frame {f.frame}",
             "fullyQualifiedName": location(f),
@@ -169,7 +256,7 @@ def sarif_log(result: ProbeResult, *, cwd: str | None = None) -> dict[str, Any]:
             {
                 "ruleId": f.code,
                 "ruleIndex": index[f.code],
-                "level": "error",
+                "level": f.level,
                 "message": {"text": f"{location(f)}: {f.message}"},
                 "locations": [
                     {
@@ -187,7 +274,8 @@ def sarif_log(result: ProbeResult, *, cwd: str | None = None) -> dict[str, Any]:
                 },
             }
         )
-    notifications = []
+    notifications = [{"level": "note", "message": {"text": note.message}} for note in result.notes if note.code is None]
+    notifications.extend({"level": "warning", "message": {"text": cap}} for cap in result.caps)
     if not result.run.driven:
         text = f"could not drive the agent: {result.run.error}"
         if result.run.stderr_tail:
@@ -214,7 +302,8 @@ class Row:
     frame: Frame
     since_request: int  # milliseconds since the request of the step it belongs to
     label: str
-    codes: tuple[str, ...]
+    codes: tuple[str, ...]  # the rules it broke
+    noted: tuple[str, ...] = ()  # the rules that note it
 
 
 def _label(transcript: Transcript, frame: Frame, requests: dict[tuple[str, str], Frame]) -> str:
@@ -260,10 +349,14 @@ def _commands(value: Any) -> str:
 def groups(result: ProbeResult) -> list[tuple[str, list[Row]]]:
     """The frames by session (the connection's own first), each in order."""
     transcript = result.transcript
-    marks: dict[int, list[str]] = {}
+    marks: dict[int, dict[str, None]] = {}
+    noted: dict[int, dict[str, None]] = {}
     for f in result.findings:
         if f.frame is not None:
-            marks.setdefault(f.frame, []).append(f.code)
+            marks.setdefault(f.frame, {})[f.code] = None
+    for f in result.notes:
+        if f.frame is not None and f.code is not None:
+            noted.setdefault(f.frame, {})[f.code] = None
     requests = {
         (frame.direction, json.dumps(frame.message["id"])): frame for frame in transcript.frames if frame.is_request
     }
@@ -282,13 +375,11 @@ def groups(result: ProbeResult) -> list[tuple[str, list[Row]]]:
             titles[key] = f"session {session_id}" + (f" ({step.method})" if step else "")
         step = transcript.step_of(frame)
         since = round((frame.at - step.request.at) * 1000) if step else round(frame.at * 1000)
+        label = _label(transcript, frame, requests)
+        if len(label) > LABEL_CHARS:
+            label = label[: LABEL_CHARS - 3] + "..."
         by_group[key].append(
-            Row(
-                frame,
-                since,
-                _label(transcript, frame, requests),
-                tuple(marks.get(frame.index, ())),
-            )
+            Row(frame, since, label, tuple(marks.get(frame.index, ())), tuple(noted.get(frame.index, ())))
         )
     return [(titles[key], rows) for key, rows in by_group.items() if rows]
 
@@ -301,7 +392,9 @@ def render_timeline(result: ProbeResult) -> str:
         for row in rows:
             arrow = "client → agent" if row.frame.direction == TO_AGENT else "agent → client"
             mark = "".join(f"  ✗ {code} {RULE_NAMES.get(code, '')}" for code in row.codes)
+            mark += "".join(f"  · note {code} {RULE_NAMES.get(code, '')}" for code in row.noted)
             lines.append(f"  #{row.frame.index:<4} {row.since_request:>+7} ms  {arrow}  {row.label}{mark}")
+    lines.extend(result.caps)
     if not result.run.driven:
         lines.append("")
         lines.append(f"stopped: {result.run.error}")
@@ -325,8 +418,11 @@ def render_mermaid(result: ProbeResult) -> str:
         for row in rows:
             arrow = "C->>A" if row.frame.direction == TO_AGENT else "A-->>C"
             lines.append(f"    {arrow}: {row.frame.index} {_mermaid_text(row.label)} (+{row.since_request} ms)")
-            for code in row.codes:
-                lines.append(f"    Note over C,A: ✗ {code} {RULE_NAMES.get(code, '')}")
+            marks = [f"✗ {code} {RULE_NAMES.get(code, '')}" for code in row.codes]
+            marks += [f"note {code} {RULE_NAMES.get(code, '')}" for code in row.noted]
+            if marks:  # one note a frame, whatever it broke
+                lines.append(f"    Note over C,A: {', '.join(marks)}")
+    lines.extend(f"    Note over C,A: {_mermaid_text(cap)}" for cap in result.caps)
     if not result.run.driven:
         lines.append(f"    Note over C,A: stopped: {_mermaid_text(result.run.error)}")
     return "\n".join(lines) + "\n"

@@ -87,12 +87,27 @@ class Step:
 
     @property
     def error_text(self) -> str:
-        if self.response is None:
-            return "no response"
-        error = (self.response.message or {}).get("error")
-        if isinstance(error, dict):
-            return f"error {error.get('code')}: {error.get('message')}"
-        return f"error: {error!r}"
+        return "no response" if self.response is None else error_text(self.response.message)
+
+
+DETAIL_CHARS = 300
+
+
+def error_text(message: dict[str, Any] | None) -> str:
+    """A JSON-RPC error as a person reads it: code, message and what `data` adds
+    (`data.details`, where agents put the cause, or `data` itself)."""
+    error = (message or {}).get("error")
+    if not isinstance(error, dict):
+        shown = json.dumps(message)[:200] if message is not None else "nothing"
+        return f"unexpected answer {shown}"
+    text = f"error {error.get('code')}: {error.get('message')}"
+    data = error.get("data")
+    if isinstance(data, dict) and "details" in data:
+        data = data["details"]
+    if data is not None:
+        shown = data if isinstance(data, str) else json.dumps(data)
+        text += f" ({shown[:DETAIL_CHARS]}{'...' if len(shown) > DETAIL_CHARS else ''})"
+    return text
 
 
 @dataclass(slots=True)
@@ -188,12 +203,86 @@ class Transcript:
                     )
         return lists
 
+    @cached_property
+    def _lists_by_frame(self) -> dict[int, CommandList]:
+        return {listed.frame.index: listed for listed in self.command_lists}
+
+    def setup_of(self, listed: CommandList) -> Step | None:
+        """The setup a command list belongs to: the last one of its session (by id, not
+        the step running) whose request came before it and that did not fail. While that
+        one is unanswered, a list that follows the response of another setup of the id
+        sent after it (a burst) is that one's; and when the setup before it, answered,
+        has had no list yet, the list is that setup's late one, not an early one of the
+        next (a slow agent's new-session list landing during the load of the same id)."""
+        if listed.in_setup_result:
+            return next((s for s in self.setup_steps if s.response is listed.frame), None)
+        mine = [
+            step
+            for step in self.setup_steps
+            if step.request.index < listed.frame.index and step.session_id == listed.session_id and not step.failed
+        ]
+        if listed.session_id is None or not mine:
+            return None
+        owner = mine[-1]
+        if owner.response is not None and owner.response.index < listed.frame.index:
+            return owner
+        answered = [s for s in mine if s.response is not None and s.response.index < listed.frame.index]
+        if answered:
+            last = max(answered, key=lambda s: s.response.index)
+            if last.response.index > owner.request.index:
+                return last  # a burst of setups of one id: the list follows that one's response
+            if last is mine[-2] and not self._has_list(last, listed.frame.index):
+                return last  # that one's late list
+        return owner
+
+    def _has_list(self, step: Step, until: int) -> bool:
+        """A list for the step's session from its request up to the frame `until`."""
+        return any(
+            other.session_id == step.session_id and step.request.index < other.frame.index < until
+            for other in self.command_lists
+        )
+
+    def settle_end(self, step: Step) -> int | None:
+        """The frame that ended the step's settle window: the probe's next request after
+        its response (the probe waits `--settle` before sending it)."""
+        if step.response is None:
+            return None
+        later = (s.request.index for s in self.steps if s.request.index > step.response.index)
+        return next(later, None)
+
+    def is_late(self, listed: CommandList) -> bool:
+        """An update that came after its setup's settle window (and not after a close of
+        the session, which is another matter)."""
+        setup = self.setup_of(listed)
+        end = self.settle_end(setup) if setup is not None and not listed.in_setup_result else None
+        if end is None or listed.frame.index <= end:
+            return False
+        return not any(
+            s.method == "session/close"
+            and s.session_id == listed.session_id
+            and not s.failed
+            and s.response.index < listed.frame.index
+            for s in self.steps
+            if s.request.index > setup.request.index
+        )
+
+    def step_for(self, frame: Frame) -> Step | None:
+        """The step a finding on `frame` is reported under: for a response, the step it
+        answers; for a command list, the setup it belongs to; else the step running (the
+        last request sent before the frame)."""
+        answered = next((s for s in self.steps if s.response is frame), None)
+        if answered is not None:  # a response: the step it answers (in a burst, not the last one sent)
+            return answered
+        listed = self._lists_by_frame.get(frame.index)
+        setup = self.setup_of(listed) if listed is not None else None
+        return setup or self.step_of(frame)
+
     def session_of(self, frame: Frame) -> str | None:
         """The session a frame is about, for reports and the timeline (a fork's request:
-        the session it creates, not the one it names)."""
+        the session it creates, not the one it names, unless it failed)."""
         if frame.method in ("session/new", "session/fork") and frame.direction == TO_AGENT:
             step = next((s for s in self.steps if s.request is frame), None)
-            if step is not None:
+            if step is not None and step.session_id is not None:
                 return step.session_id
         session_id = frame.params.get("sessionId")
         if isinstance(session_id, str):
@@ -201,7 +290,8 @@ class Transcript:
         if frame.is_response or frame.is_request:
             for step in self.steps:
                 if step.response is frame or step.request is frame:
-                    return step.session_id
+                    named = step.request.params.get("sessionId")
+                    return step.session_id or (named if isinstance(named, str) else None)
         return None
 
 

@@ -40,15 +40,23 @@ def test_exit_codes_clean_findings_not_driven() -> None:
     assert "exit code 3" in crashed.stderr  # its own, not one made up by a lost child watcher
 
 
-def test_json_lists_the_findings_with_step_session_and_frame() -> None:
+def test_json_lists_the_findings_and_the_notes_with_step_session_and_frame() -> None:
     run = probe_cli(*FAST, "--output-format", "json", *agent("acp108_agent.py"))
+    noted = probe_cli(*FAST, "--output-format", "json", *agent("refused_load_agent.py"))
 
-    [finding] = json.loads(run.stdout)
-    assert run.returncode == 1
+    report = json.loads(run.stdout)
+    assert run.returncode == 1 and report["exit_code"] == 1 and report["error"] is None
+    [finding] = report["findings"]
     assert finding["code"] == "ACP108" and finding["name"] == "session-kind-without-commands"
     assert finding["step"] == "session/load" and finding["session_id"] == "sess-1"
     assert isinstance(finding["frame"], int)
     assert set(finding) == {"code", "name", "message", "step", "session_id", "frame"}
+    assert report["notes"] == [] and report["caps"] == []
+    refused = json.loads(noted.stdout)
+    assert noted.returncode == 0 and refused["findings"] == []
+    steps = [(n["step"], n["code"], n["session_id"]) for n in refused["notes"]]
+    assert steps == [("session/load", None, "sess-1"), ("session/resume", None, "sess-1")]
+    assert "no conversation history for sess-1" in refused["notes"][0]["message"]
 
 
 def test_exit_zero_turns_findings_into_0_never_a_failure_to_drive() -> None:
@@ -76,7 +84,7 @@ def test_output_file(tmp_path: Path) -> None:
     run = probe_cli(*FAST, "--output-format", "json", "-o", str(report), *agent("acp106_agent.py"))
 
     assert run.returncode == 1 and run.stdout == ""
-    assert [f["code"] for f in json.loads(report.read_text())] == ["ACP106"] * 4  # one per setup
+    assert [f["code"] for f in json.loads(report.read_text())["findings"]] == ["ACP106"] * 4  # one per setup
 
 
 def test_the_agents_own_options_follow_its_command() -> None:
@@ -224,3 +232,82 @@ def test_record_writes_every_frame_even_one_longer_than_any_read_buffer(tmp_path
     assert {f["direction"] for f in frames} == {"client->agent", "agent->client"}
     assert max(len(f["raw"]) for f in frames) > 1_000_000
     assert json.loads(frames[0]["raw"])["method"] == "initialize"
+
+
+def test_a_failed_forks_frames_come_after_session_new_in_its_sessions_timeline() -> None:
+    result = probe_agent("refused_load_agent.py", "fork")
+
+    lines = render(result, "timeline").splitlines()
+    session = lines.index("session sess-1 (session/new)")
+    rows = [line for line in lines[session + 1 :] if line.startswith("  #")]
+    indexes = [int(line.split()[0][1:]) for line in rows]
+    assert indexes == sorted(indexes)
+    assert "session/new (id 1)" in rows[0]
+    assert any("error session/fork" in line and "Resource not found" in line for line in rows)
+    connection = lines[lines.index("connection") + 1 : lines.index("connection") + 3]
+    assert all("initialize" in line for line in connection)  # the fork is not the connection's
+    [fork_note] = [n for n in result.notes if n.step == "session/fork"]
+    assert fork_note.session_id == "sess-1"
+
+
+def test_mermaid_has_one_note_a_frame_and_timeline_marks_notes() -> None:
+    result = probe_agent("acp105_agent.py")  # a name with a space (a finding) and input: null (a note)
+
+    lines = render(result, "mermaid").splitlines()
+    timeline = render(result, "timeline")
+
+    notes = [line for line in lines if "ACP105" in line]
+    lists = result.transcript.command_lists
+    assert len(notes) == len(lists) == 4
+    assert all(
+        line == "    Note over C,A: ✗ ACP105 invalid-command-item, note ACP105 invalid-command-item" for line in notes
+    )
+    assert timeline.count("✗ ACP105 invalid-command-item  · note ACP105 invalid-command-item") == 4
+
+
+def test_github_and_sarif_carry_the_notes() -> None:
+    result = probe_agent("refused_load_agent.py")
+
+    github = render(result, "github").splitlines()
+    log = json.loads(render(result, "sarif"))
+
+    assert [line.split("::")[1].split(" ")[0] for line in github] == ["notice", "notice"]
+    assert "no conversation history for sess-1" in github[0]
+    jsonschema.validate(log, SCHEMA)
+    [invocation] = log["runs"][0]["invocations"]
+    texts = [n["message"]["text"] for n in invocation["toolExecutionNotifications"]]
+    assert len(texts) == 2 and all(n["level"] == "note" for n in invocation["toolExecutionNotifications"])
+    assert "no conversation history" in texts[0]
+    noted = json.loads(render(probe_agent("null_input_agent.py"), "sarif"))
+    jsonschema.validate(noted, SCHEMA)
+    assert {r["level"] for r in noted["runs"][0]["results"]} == {"note"}
+
+
+def test_the_scenario_options_reach_the_run(tmp_path: Path) -> None:
+    record = tmp_path / "wire.jsonl"
+
+    run = probe_cli(
+        *FAST,
+        "--authenticate",
+        "api-key",
+        "--prompt",
+        "hi",
+        "--burst",
+        "--record",
+        str(record),
+        *agent("auth_agent.py"),
+    )
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    frames = [json.loads(line) for line in record.read_text().splitlines()]
+    sent = [json.loads(f["raw"]) for f in frames if f["direction"] == "client->agent"]
+    methods = [m["method"] for m in sent if "method" in m]
+    assert methods[:5] == ["initialize", "authenticate", "session/new", "session/new", "session/prompt"]
+    assert methods.count("session/fork") == 2  # --burst without --repeat: two of each
+
+
+@pytest.mark.parametrize("bad", [["--repeat", "0"], ["--max-frames", "-1"], ["--max-findings", "x"]])
+def test_bad_counts_exit_2(bad: list[str]) -> None:
+    run = probe_cli(*bad, *agent("tiny_agent.py"))
+
+    assert run.returncode == 2 and "error" in run.stderr

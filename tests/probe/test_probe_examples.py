@@ -51,8 +51,9 @@ def test_the_legacy_example_passes_after_fix(tmp_path: Path) -> None:
     result = probe_agent(copy / "agent.py", settle=0.5, prompt="/web agent client protocol")
 
     assert result.exit_code == 0, (result.run.error, [f.message for f in result.findings])
-    assert steps(result)[: len(SETUPS) + 1] == ["initialize", *SETUPS]
-    assert "session/prompt" in steps(result) and "session/close" in steps(result)
+    # The prompt comes before load, resume and fork: they act on a session with a transcript.
+    assert steps(result)[: len(SETUPS) + 2] == ["initialize", "session/new", "session/prompt", *SETUPS[1:]]
+    assert "session/close" in steps(result)
 
 
 def test_the_shim_example_passes_with_a_prompt_turn() -> None:

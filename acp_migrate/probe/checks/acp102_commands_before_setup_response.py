@@ -10,7 +10,10 @@ Typical cause: the agent sends the update from inside the setup handler
 (`await conn.session_update(...)`), or from a task started there that runs before the
 response is written. Fix: return the list in the setup result, or send the update
 only after the response is out (`acp_migrate.runtime.CommandAdvertiser` holds it
-until then). The order is judged by the frames as the client read them, not by time.
+until then). The order is judged by the frames as the client read them, not by time;
+in a burst of setups of one id (`--burst`), a list that follows the response of one of
+them is that one's, and a list that comes during a load or resume, when the setup of
+that id before it has had no list yet, is that setup's late list (ACP112).
 """
 
 from __future__ import annotations
@@ -33,12 +36,10 @@ def check(transcript: Transcript):
     for listed in transcript.command_lists:
         if listed.in_setup_result:
             continue
-        step = transcript.step_of(listed.frame)
-        if step is None or step.method not in ("session/new", "session/fork", "session/load", "session/resume"):
-            continue
-        if step.session_id != listed.session_id:
-            continue
-        if step.response is not None and step.response.index < listed.frame.index:
+        # The setup it belongs to (`Transcript.setup_of`: by session id, in a burst not
+        # necessarily the last request sent), still unanswered.
+        step = transcript.setup_of(listed)
+        if step is None or (step.response is not None and step.response.index < listed.frame.index):
             continue
         if step.method in ("session/new", "session/fork"):
             why = "clients drop updates for a session id they do not know yet"

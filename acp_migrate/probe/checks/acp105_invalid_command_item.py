@@ -7,15 +7,19 @@ types are reserved for future versions). Receivers skip invalid items (v2) or re
 the whole list (the official SDKs' v1 models), so such a command is lost, or takes
 the session's other commands with it.
 
-Also reported: `input: null` (omit the key), a name with whitespace (a user cannot
-type it after `/`), a name starting with `/` (clients add the slash), an empty name.
+Also reported: a name with whitespace (a user cannot type it after `/`), a name
+starting with `/` (clients add the slash), an empty name. One finding per list, with
+the number of invalid items and the first few named.
+
+`input: null` is schema-valid (the official schema's `input` is `anyOf` the input and
+`null`): a note, not a finding, once per list (omitting the key is tidier).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from acp_migrate.probe.checks import finding
+from acp_migrate.probe.checks import NOTE, finding
 from acp_migrate.probe.checks._prelude import INIT, NEW, NEW_RESULT, WEB, update
 from acp_migrate.probe.wire import Transcript
 
@@ -24,9 +28,10 @@ NAME = "invalid-command-item"
 SUMMARY = "A command item lacks a name or description, or has an input of the wrong shape for the protocol version."
 
 EXAMPLES = [
-    (INIT + NEW + NEW_RESULT + update("s1", '[{"name":"deploy now","description":"Deploy","input":null}]'), True),
+    (INIT + NEW + NEW_RESULT + update("s1", '[{"name":"deploy now","description":"Deploy"}]'), True),
     (INIT + NEW + NEW_RESULT + update("s1", '[{"name":"plan"}]'), True),
     (INIT + NEW + NEW_RESULT + update("s1", "[" + WEB + ',{"name":"test","description":"Run the tests"}]'), False),
+    (INIT + NEW + NEW_RESULT + update("s1", '[{"name":"plan","description":"Plan","input":null}]'), True),  # a note
 ]
 
 
@@ -57,7 +62,7 @@ def problems(item: Any, protocol_version: int) -> list[str]:
 
 def _input_problems(spec: Any, protocol_version: int) -> list[str]:
     if spec is None:
-        return ["has input: null (omit the key)"]
+        return []  # schema-valid: a note (`null_inputs`)
     if not isinstance(spec, dict):
         return ["has an input that is not an object"]
     kind = spec.get("type")
@@ -74,20 +79,39 @@ def _input_problems(spec: Any, protocol_version: int) -> list[str]:
     return []
 
 
+SHOWN = 3  # invalid items named in a finding
+
+
 def check(transcript: Transcript):
     version = transcript.protocol_version
     for listed in transcript.command_lists:
         if not isinstance(listed.value, list):
             continue
+        invalid = []
+        nulls = 0
         for number, item in enumerate(listed.value, start=1):
+            nulls += isinstance(item, dict) and "input" in item and item["input"] is None
             found = problems(item, version)
-            if not found:
-                continue
-            name = item.get("name") if isinstance(item, dict) else None
-            label = f"command {number}" + (f" ({name!r})" if isinstance(name, str) else "")
+            if found:
+                name = item.get("name") if isinstance(item, dict) else None
+                label = f"command {number}" + (f" ({name!r})" if isinstance(name, str) else "")
+                invalid.append(f"{label} {'; '.join(found)}")
+        total = len(listed.value)
+        if invalid:
+            more = f"; and {len(invalid) - SHOWN} more" if len(invalid) > SHOWN else ""
             yield finding(
                 transcript,
                 CODE,
-                f"{label} for session {listed.session_id} {'; '.join(found)} (protocol v{version})",
+                f"{len(invalid)} of {total} command{'' if total == 1 else 's'} for session {listed.session_id} "
+                f"invalid (protocol v{version}): {'; '.join(invalid[:SHOWN])}{more}",
                 listed.frame,
+            )
+        if nulls:
+            yield finding(
+                transcript,
+                CODE,
+                f"{nulls} of {total} command{'' if total == 1 else 's'} for session {listed.session_id} "
+                "have input: null (schema-valid; omitting the key is tidier)",
+                listed.frame,
+                level=NOTE,
             )

@@ -53,6 +53,8 @@ def check(transcript: Transcript):
         listed = lists.get(frame.index)
         if listed is None or listed.session_id is None or not isinstance(listed.value, list):
             continue
+        if transcript.setup_of(listed) is None:
+            continue  # a session never set up: ACP107's, not a second finding on the same frame
         names = command_names(listed.value)
         before = held.get(listed.session_id)
         dropped = [name for name in before or [] if name not in names]
