@@ -10,7 +10,7 @@ import pytest
 
 from acp_migrate.config import load_options
 from acp_migrate.engine.analysis.codemod import analyze_source
-from acp_migrate.rules.shared.legacy_tests import is_test_path
+from acp_migrate.rules.shared.legacy_tests.files import is_test_path
 from acp_migrate.settings import RuleSettings
 
 DEFAULT = RuleSettings().test_files
