@@ -23,7 +23,7 @@ import pytest
 from acp_migrate.engine.analysis.codemod import analyze_source
 from acp_migrate.engine.execution.modules import in_memory_modules
 from acp_migrate.engine.analysis.vendor import is_vendored, vendored_source
-from acp_migrate.settings import DEFAULT_SETTINGS, RuleSettings
+from acp_migrate.settings import DEFAULT_SETTINGS, ProjectFacts, RuleSettings
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 CASES = sorted(p for p in GOLDEN.iterdir() if (p / "input").is_dir())
@@ -55,11 +55,28 @@ def _listing(path: Path) -> list[str] | None:
     return [line.strip() for line in path.read_text().splitlines() if line.strip()]
 
 
+def _project(files: dict[str, bytes], settings: RuleSettings) -> ProjectFacts:
+    """The decision a run of `fix` over the whole case makes (engine/execution/project.py):
+    the callers fix leaves keep an owned schema's field."""
+    left = [
+        f"{finding.path}:{finding.line} ({why})"
+        for name, source in files.items()
+        for finding, why in analyze_source(
+            source, path=name, modules=in_memory_modules(files, name), settings=settings, project=ProjectFacts()
+        ).callers
+        if why is not None
+    ]
+    return ProjectFacts(schema_kept_by=tuple(left))
+
+
 def _fix_all(files: dict[str, bytes], settings: RuleSettings = DEPENDENCY):
     outputs, remaining = {}, []
+    project = _project(files, settings)
     for name, source in files.items():
         # Other files of the case are the project's modules (base classes read by the rewire).
-        analysis = analyze_source(source, path=name, modules=in_memory_modules(files, name), settings=settings)
+        analysis = analyze_source(
+            source, path=name, modules=in_memory_modules(files, name), settings=settings, project=project
+        )
         outputs[name] = analysis.fixed_source if analysis.fixed_source is not None else source
         remaining.extend(analysis.remaining)
         folder = name.rpartition("/")[0]

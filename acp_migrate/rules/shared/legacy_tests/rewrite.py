@@ -18,16 +18,18 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from acp_migrate.cst.names import mentions
+from acp_migrate.cst.names import last_part, mentions
 from acp_migrate.cst.walk import walk
 from acp_migrate.rules.shared import ADVERTISER, CAPABILITY_KEYS, DUMPERS, SCHEMA_CLASSES
 from acp_migrate.rules.shared.legacy_tests.reads import FieldRef, TestValues
-from acp_migrate.rules.shared.legacy_tests.syntax import simple_assignment, string, subscript_key
+from acp_migrate.rules.shared.legacy_tests.syntax import Returns, params, simple_assignment, string, subscript_key
 
 # What the advertiser answers: the commands every session of the agent is advertised.
 COMMANDS_METHOD = "commands"
 # How far a read is followed back through locals to the `initialize` call.
 MAX_HOPS = 8
+# The names a test gives a connection or a client it did not build (a conftest fixture).
+_CONNECTION_WORDS = re.compile(r"conn|client|transport|session", re.IGNORECASE)
 _VERBS = frozenset(
     {"advertises", "exposes", "expose", "includes", "include", "has", "have", "returns", "return", "lists", "contains"}
 )
@@ -84,13 +86,13 @@ def _unused_locals(function: cst.FunctionDef, rewrite: Rewrite) -> None:
                 continue
             if isinstance(value, (cst.Name, cst.Attribute, cst.Subscript)) and not _calls(value):
                 rewrite.statements[statement] = None
+                counts.subtract(mentions(statement))
             elif isinstance(value, (cst.Await, cst.Call)):  # the arrangement's call stays
                 assert isinstance(statement, cst.SimpleStatementLine)
                 rewrite.statements[statement] = statement.with_changes(body=[cst.Expr(value)])
+                counts[target] -= 1
             else:
                 continue
-            counts.subtract(mentions(statement))
-            counts[target] += 1  # (its target was counted, and is gone)
             changed = True
 
 
@@ -172,18 +174,50 @@ def _agent(
         return _agent(values, function, func.value, node, hops + 1)
     if node.args and (values.imports.resolve(func) or "") in ("asyncio.run", "run"):
         return _agent(values, function, node.args[0].value, dump, hops + 1)
-    if isinstance(func, cst.Attribute) and func.attr.value == "initialize" and _stable(func.value):
-        if values.schema(func.value, SCHEMA_CLASSES):
-            return None
+    if isinstance(func, cst.Attribute) and func.attr.value == "initialize" and _is_agent(values, function, func.value):
         return func.value, dump
     return None
 
 
-def _stable(node: cst.BaseExpression) -> bool:
-    """A name or a chain of attributes of one (`agent`, `self.agent`): read again, it is the same agent."""
-    while isinstance(node, cst.Attribute):
-        node = node.value
-    return isinstance(node, cst.Name)
+def _is_agent(values: TestValues, function: cst.FunctionDef, node: cst.BaseExpression) -> bool:
+    """`node` (a name, or attributes of one: read again, the same object) is an agent
+    the test built or was given, not a client-side connection of the SDK, whose
+    `initialize` asks an agent over the wire (its commands arrive in notifications)."""
+    base = node
+    while isinstance(base, cst.Attribute):
+        base = base.value
+    if not isinstance(base, cst.Name) or values.schema(node, SCHEMA_CLASSES):
+        return False
+    last = node.attr.value if isinstance(node, cst.Attribute) else node.value
+    if isinstance(node, cst.Name):
+        made = _sole_value(function, node.value)
+        if made is not None:
+            return _made_by_project(values, made)
+        param = next((p for p in params(function) if p.name.value == node.value), None)
+        if param is not None and param.annotation is not None and _from_sdk(values, param.annotation.annotation):
+            return False
+        fixture = values.functions.get(node.value) if param is not None else None
+        if fixture is not None and fixture is not function:
+            if fixture.returns is not None and _from_sdk(values, fixture.returns.annotation):
+                return False
+            returned = Returns()
+            walk(fixture.body, returned)
+            return all(_made_by_project(values, value) for value in returned.values)
+    return not _CONNECTION_WORDS.search(last)
+
+
+def _made_by_project(values: TestValues, value: cst.BaseExpression) -> bool:
+    while isinstance(value, cst.Await):
+        value = value.expression
+    if isinstance(value, cst.Call):
+        return not _from_sdk(values, value.func)
+    return True
+
+
+def _from_sdk(values: TestValues, node: cst.BaseExpression) -> bool:
+    """Imported from the ACP SDK's package (`acp`, `acp.core`, ...): its connections are not agents."""
+    resolved = values.imports.resolve(node) or ""
+    return resolved.split(".")[0] == "acp" and not (last_part(resolved) or "").endswith("Agent")
 
 
 def _sole_value(function: cst.FunctionDef, name: str) -> cst.BaseExpression | None:
