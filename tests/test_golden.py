@@ -5,6 +5,9 @@ golden/<case>/expected/   the exact bytes after `fix` (absent: input must stay u
 golden/<case>/findings.txt  what `fix` leaves for a person, `relpath:line: CODE` (optional)
 golden/<case>/check.txt     what `check` reports on the input, `relpath:line: CODE` (optional)
 
+`fix` runs over the whole case as over a project: callers it leaves (suppressed, not
+fixable) keep an owned schema's field (`_project`, as engine/execution/project.py decides).
+
 Cases run with `runtime-import = "acp_migrate.runtime"` (the shim imported from the
 installed package), except `vendored-*` cases, which run with the default: fix writes
 the shim beside the agent module (`SourceAnalysis.companions`). An expected file whose
@@ -128,6 +131,7 @@ def test_golden_case(case: Path):
     # Idempotence: fixing the output changes nothing, and nothing fixable is left.
     again, _ = _fix_all(outputs, settings)
     assert again == outputs
+    project = _project(outputs, settings)
     for name, source in outputs.items():
-        fixable = [f for f in analyze_source(source, path=name, settings=settings).findings if f.fixable]
+        fixable = [f for f in analyze_source(source, path=name, settings=settings, project=project).findings if f.fixable]
         assert fixable == []
