@@ -1,9 +1,12 @@
-"""ACP008 and the test vocabulary the other rules share (rules/shared/legacy_tests.py): which
-files are test files, what fix does inside their tests, and the compatibility test."""
+"""ACP008 and the test vocabulary the other rules share (rules/shared/legacy_tests/): which
+files are test files, what fix does inside their tests (rewrites, removals), and the
+compatibility test."""
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,7 +14,7 @@ import pytest
 from acp_migrate.config import load_options
 from acp_migrate.engine.analysis.codemod import analyze_source
 from acp_migrate.rules.shared.legacy_tests.files import is_test_path
-from acp_migrate.settings import RuleSettings
+from acp_migrate.settings import ProjectFacts, RuleSettings
 
 DEFAULT = RuleSettings().test_files
 
@@ -147,6 +150,18 @@ OWNED = (
 )
 
 
+def test_no_compatibility_test_when_the_run_keeps_the_schemas_field() -> None:
+    # A caller is left (suppressed, outside the run): the schema keeps the field, and a
+    # test asserting it is gone would fail.
+    kept = ProjectFacts(schema_kept_by=("myagent/agent.py:3 (suppressed)",))
+    analysis = analyze_source(OWNED.encode(), path="tests/test_schema.py", project=kept)
+    fixed = analysis.fixed_source.decode()
+    assert "test_old_json_with_slash_commands_still_validates" not in fixed and "def test_" not in fixed
+    assert all("in its place" not in f.message for f in analysis.remaining)
+    # Undecided, the analysis asks the run for the decision.
+    assert analyze_source(OWNED.encode(), path="tests/test_schema.py").needs_project
+
+
 def test_the_compatibility_test_is_added_once_in_place_of_the_first_removed_test() -> None:
     analysis = analyze_source(OWNED.encode(), path="tests/test_schema.py")
     fixed = analysis.fixed_source.decode()
@@ -177,3 +192,206 @@ def test_no_compatibility_test_where_none_is_needed(source: str) -> None:
 def test_check_reports_what_fix_does_and_nothing_else_inside_a_removed_test() -> None:
     checked = analyze_source(OWNED.encode(), path="tests/test_schema.py", fix=False).findings
     assert [(f.line, f.code, f.fixable) for f in checked] == [(4, "ACP008", True), (8, "ACP008", True)]
+
+
+# -- rewritten: tests of an agent's initialize-time list -------------------------------------
+
+AGENT_TESTS = (
+    "from unittest.mock import Mock\n"
+    "\n"
+    "import pytest\n"
+    "\n"
+    "from myagent.agent import SkillAgent\n"
+    "\n"
+    "\n"
+    "@pytest.fixture\n"
+    "def agent():\n"
+    "    return SkillAgent(client=Mock())\n"
+    "\n"
+    "\n"
+    "async def test_initialize_exposes_skill_commands(agent):\n"
+    '    """The initialize response includes the skills."""\n'
+    "    response = await agent.initialize(protocol_version=1)\n"
+    "    caps = response.agent_capabilities\n"
+    "    assert {c.name for c in caps.slash_commands} == {\"web\"}\n"
+    "\n"
+    "\n"
+    "async def test_initialize_wire_key(agent):\n"
+    "    data = (await agent.initialize(protocol_version=1)).model_dump(by_alias=True)\n"
+    '    assert data["agentCapabilities"]["slashCommands"][0]["name"] == "web"\n'
+)
+
+
+def _fixed(source: str, path: str = "tests/test_agent.py", **kwargs) -> tuple[str, list[str]]:
+    analysis = analyze_source(source.encode(), path=path, **kwargs)
+    assert analysis.fixed_source is not None
+    return analysis.fixed_source.decode(), [f.message for f in analysis.remaining]
+
+
+def test_a_test_of_an_agents_initialize_result_is_rewritten_to_what_every_session_is_advertised() -> None:
+    fixed, messages = _fixed(AGENT_TESTS)
+
+    assert "async def test_sessions_advertise_skill_commands(agent):" in fixed
+    assert '"""Every session is advertised the skills."""' in fixed
+    # The arrangement and the call stay; the read is the advertiser's; the assertion is kept.
+    assert "    await agent.initialize(protocol_version=1)\n" in fixed
+    assert "caps =" not in fixed  # a local only the read used
+    assert '    assert {c.name for c in agent.command_advertiser.commands()} == {"web"}\n' in fixed
+    # A wire-key read dumps each command as the test dumped the response.
+    assert (
+        "[command.model_dump(by_alias=True) for command in agent.command_advertiser.commands()]"
+        '[0]["name"] == "web"' in fixed
+    )
+    assert "slash_commands" not in fixed and "slashCommands" not in fixed
+    ast.parse(fixed)
+    assert any(
+        m.startswith("rewrote test `test_initialize_exposes_skill_commands` as `test_sessions_advertise_skill_commands`")
+        for m in messages
+    ), messages
+    assert not any("deleted, not updated" in m for m in messages)
+    again = analyze_source(fixed.encode(), path="tests/test_agent.py")
+    assert again.fixed_source is None and again.findings == []
+
+
+@pytest.mark.parametrize(
+    "arrangement",
+    [
+        # asked over the wire, through the SDK's client side: the commands arrive in notifications
+        "    conn = connect_to_agent(object(), None, None)\n    response = await conn.initialize(protocol_version=1)\n",
+        # an agent built inside a helper: no handle on it to ask
+        "    response = await make_response()\n",
+    ],
+)
+def test_what_is_not_an_agents_initialize_result_is_not_rewritten(arrangement: str) -> None:
+    source = (
+        "from acp import connect_to_agent\n"
+        "\n"
+        "\n"
+        "async def make_response():\n"
+        "    return await object().initialize()\n"
+        "\n"
+        "\n"
+        "async def test_initialize_lists_commands():\n"
+        + arrangement
+        + "    assert len(response.agent_capabilities.slash_commands) == 1\n"
+    )
+    fixed, messages = _fixed(source)
+    assert "command_advertiser" not in fixed
+    assert "def test_initialize_lists_commands" not in fixed  # removed, as a test of the field
+    assert any(m.startswith("removed test `test_initialize_lists_commands`") for m in messages), messages
+
+
+def test_a_rewritten_test_keeps_its_name_when_the_new_one_is_taken_or_it_is_called() -> None:
+    taken = AGENT_TESTS + "\n\ndef test_sessions_advertise_skill_commands():\n    pass\n"
+    fixed, _ = _fixed(taken)
+    assert "async def test_initialize_exposes_skill_commands(agent):" in fixed
+    assert fixed.count("agent.command_advertiser.commands()") == 2
+
+
+# The migrated agent of golden/tests-rewrite-mock-client, in the shape the rewire gives it:
+# told the moved commands at initialize. The advertiser here stands for the runtime shim's,
+# reduced to the contract rewritten tests rely on (`advertise(source)`, then `commands()`:
+# what every session is advertised, the items as given).
+MIGRATED_AGENT = """
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from acp.schema import AgentCapabilities, AvailableCommand, InitializeResponse
+
+
+class CommandAdvertiser:
+    def __init__(self) -> None:
+        self._sources: list[Any] = []
+
+    def advertise(self, commands: Any) -> None:
+        self._sources.append(commands)
+
+    def commands(self, session_id: str | None = None) -> list[Any]:
+        return [c for source in self._sources for c in (source() if callable(source) else source) or []]
+
+
+@dataclass
+class PoolACPAgent:
+    client: Any
+    skills: list[str] = field(default_factory=list)
+    command_advertiser: CommandAdvertiser = field(default_factory=CommandAdvertiser, init=False, repr=False)
+
+    def get_skill_commands(self) -> list[AvailableCommand]:
+        return [AvailableCommand(name=skill, description=f"Run the {skill} skill") for skill in self.skills]
+
+    async def initialize(self, params: Any) -> InitializeResponse:
+        self.command_advertiser.advertise(self.get_skill_commands)
+        return InitializeResponse(protocol_version=1, agent_capabilities=AgentCapabilities(load_session=True))
+"""
+
+# The project runs its async tests itself (AgentPool: pytest-asyncio's auto mode).
+ASYNC_CONFTEST = """
+import asyncio
+import inspect
+
+import pytest
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem):
+    if inspect.iscoroutinefunction(pyfuncitem.obj):
+        names = pyfuncitem._fixtureinfo.argnames
+        asyncio.run(pyfuncitem.obj(**{name: pyfuncitem.funcargs[name] for name in names}))
+        return True
+    return None
+"""
+
+GOLDEN_AGENTPOOL = Path(__file__).resolve().parents[1] / "golden" / "tests-rewrite-mock-client" / "input"
+
+
+@pytest.mark.slow  # the project's tests, in a process of their own
+def test_rewritten_agentpool_tests_fail_when_no_skill_reaches_a_session(tmp_path: Path) -> None:
+    """The change issue 22 names: `get_skill_commands()` returning `[]` stops every skill
+    reaching any client. After fix, the rewritten tests must catch it."""
+    name = "tests/test_acp_skill_commands.py"
+    fixed, _ = _fixed((GOLDEN_AGENTPOOL / name).read_text(), path=name)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "myagent").mkdir()
+    (tmp_path / name).write_text(fixed)
+    (tmp_path / "conftest.py").write_text(ASYNC_CONFTEST)
+    (tmp_path / "myagent" / "__init__.py").write_text("")
+    agent = tmp_path / "myagent" / "acp_agent.py"
+    agent.write_text(MIGRATED_AGENT)
+
+    def run() -> tuple[int, str]:
+        result = subprocess.run(
+            [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", "-rA", "-q", "tests"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        return result.returncode, result.stdout + result.stderr
+
+    code, output = run()
+    assert code == 0, output
+    assert "PASSED tests/test_acp_skill_commands.py::test_sessions_advertise_skill_commands" in output
+
+    broken = MIGRATED_AGENT.replace(
+        "        return [AvailableCommand(name=skill", "        return []\n        return [AvailableCommand(name=skill"
+    )
+    assert broken != MIGRATED_AGENT
+    agent.write_text(broken)
+    code, output = run()
+    assert code == 1, output
+    assert "FAILED tests/test_acp_skill_commands.py::test_sessions_advertise_skill_commands" in output
+    assert "PASSED tests/test_acp_skill_commands.py::test_sessions_advertise_without_skills_has_empty_commands" in output
+
+
+def test_the_test_vocabulary_imports_nothing_of_the_engine() -> None:
+    """The rules layer sits below the engine: the prefilter imports the rules, so a test
+    module importing the prefilter back would close a circle."""
+    package = Path(__file__).resolve().parents[1] / "acp_migrate" / "rules" / "shared" / "legacy_tests"
+    for path in sorted(package.glob("*.py")):
+        tree = ast.parse(path.read_text())
+        imported = {
+            node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+        } | {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+        assert not {name for name in imported if name.startswith("acp_migrate.engine")}, path.name
