@@ -1,7 +1,8 @@
 """The golden suite: every folder under golden/ is a case; adding a case is adding a folder.
 
 golden/<case>/input/      the files before `fix`
-golden/<case>/expected/   the exact bytes after `fix` (absent: input must stay unchanged)
+golden/<case>/expected/   the exact bytes after `fix` (absent: input must stay unchanged); a
+                          file of input/ missing from it is one fix removes
 golden/<case>/findings.txt  what `fix` leaves for a person, `relpath:line: CODE` (optional)
 golden/<case>/check.txt     what `check` reports on the input, `relpath:line: CODE` (optional)
 
@@ -80,7 +81,8 @@ def _fix_all(files: dict[str, bytes], settings: RuleSettings = DEPENDENCY):
         analysis = analyze_source(
             source, path=name, modules=in_memory_modules(files, name), settings=settings, project=project
         )
-        outputs[name] = analysis.fixed_source if analysis.fixed_source is not None else source
+        if not analysis.deleted:  # (a file fix removes is absent from expected/)
+            outputs[name] = analysis.fixed_source if analysis.fixed_source is not None else source
         remaining.extend(analysis.remaining)
         folder = name.rpartition("/")[0]
         for relative, content in analysis.companions.items():

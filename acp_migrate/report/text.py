@@ -111,7 +111,11 @@ def render_fix(
     if show_fixes is not None:
         fixed = render_fixes(result, show_fixes, paint=paint)
     else:
-        fixed = _lines(f"{paint('Fixed', 'green')} {outcome.path}" for outcome in result.files if outcome.written)
+        fixed = _lines(
+            f"{paint('Deleted' if outcome.deleted else 'Fixed', 'green')} {outcome.path}"
+            for outcome in result.files
+            if outcome.written
+        )
         fixed += _lines(
             f"{paint('Added' if c.original is None else 'Refreshed', 'green')} {c.path}"
             for c in result.companions

@@ -122,6 +122,20 @@ class RemovedBehaviourTest(Rule):
         ),
     )
 
+    def visit_Module(self, node: cst.Module) -> None:
+        tests = self.context.tests()
+        if tests is None or not tests.deletes_module():
+            return
+        count = f"{len(tests.plans)} test{'s' if len(tests.plans) != 1 else ''}"
+        removal = self._removal(
+            tests.module_anchor(),
+            f"every test of this module asserts only the removed `slash_commands` field: fix removes the file",
+            f"removed this file: its {count} asserted only the removed `slash_commands` field, and nothing "
+            "else in it is used (RFC-0032 §4: cover the per-session advertisement in a test of its own)",
+        )
+        with self.context.fix(removal):
+            self.context.delete_file()
+
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         tests = self.context.tests()
         if tests is None or node not in tests.classes:
@@ -146,6 +160,15 @@ class RemovedBehaviourTest(Rule):
             return
         plan = tests.plans.get(node)
         if plan is None:
+            if node in tests.orphaned_fixtures():
+                removal = self._removal(
+                    node.name,
+                    f"`{node.name.value}` (a fixture or helper) is used only by tests fix removes: "
+                    "fix removes it with them",
+                    f"removed `{node.name.value}` (a fixture or helper): only the removed tests used it",
+                )
+                with self.context.fix(removal):
+                    self.context.remove(node)
             return
         if plan.fate == REWRITE:
             self._rewrite(tests, node, plan)

@@ -200,6 +200,10 @@ class FileContext:
         """`from <module> import <name>` into the import block, where isort puts it."""
         self._edits().imports.append((module, name, section))
 
+    def delete_file(self) -> None:
+        """The file goes (a test module left with no test): its other edits are moot."""
+        self._edits().delete_file = True
+
     def add_companion(self, relative_path: str, content: bytes) -> None:
         """A file the fixed source needs beside it (the vendored runtime shim)."""
         self._edits().companions[relative_path] = content

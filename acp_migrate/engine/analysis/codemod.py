@@ -627,7 +627,9 @@ def _analyze_candidate(
     )
     edits = Edits.merge([r.edits for r in reports])
     fixed_source = None
-    if fix and edits:
+    if fix and edits.delete_file:
+        fixed_source = b""
+    elif fix and edits:
         fixed = module.visit(EditApplier(edits, context.parents))
         if may_orphan_imports(edits, context.imports.bindings):
             fixed = remove_orphaned_imports(fixed, mentions(module))
@@ -650,5 +652,6 @@ def _analyze_candidate(
         encoding=module.encoding,
         callers=callers,
         needs_project=context.needs_project,
-        companions=dict(edits.companions) if fixed_source is not None else {},
+        companions=dict(edits.companions) if fixed_source is not None and not edits.delete_file else {},
+        deleted=fix and edits.delete_file,
     )

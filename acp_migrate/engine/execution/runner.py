@@ -184,6 +184,7 @@ def process_file(job: FileJob, source: bytes | None = None) -> FileOutcome:
         callers=analysis.callers,
         deferred=analysis.needs_project and job.project is None,
         warning=analysis.warning,
+        deleted=analysis.deleted,
     )
     if fixed is None or job.mode is Mode.CHECK or outcome.deferred:
         return outcome
@@ -198,7 +199,13 @@ def process_file(job: FileJob, source: bytes | None = None) -> FileOutcome:
         for target, companion in companions:
             content = analysis.companions[companion.path_in_folder]
             write_atomic(target, content, create=companion.original is None)
-        write_atomic(job.path, fixed)
+        if analysis.deleted:
+            try:
+                os.unlink(job.path)
+            except OSError as exc:
+                raise FileAccessError(describe_os_error(exc)) from exc
+        else:
+            write_atomic(job.path, fixed)
     except FileAccessError as exc:
         return _unwritten(outcome, exc.reason)
     except Exception as exc:

@@ -9,6 +9,7 @@ Not a rule. One concept a module:
 - `plans`: a test's fate (`keep`, `rewrite`, `remove`, `partial`, `left`);
 - `rewrite`: a test of an agent's initialize-time list, made a per-session one;
 - `compat`: the backward-compatibility test, when the run removes an owned schema's field;
+- `leftovers`: the fixtures only removed tests used, and a module left with no test;
 - `syntax`: small readings of test code they share.
 """
 
@@ -21,7 +22,7 @@ import libcst as cst
 
 from acp_migrate.cst.names import ImportTable, mentions
 from acp_migrate.rules.shared import KEEP, LEFT, PARTIAL, REMOVE, REWRITE, TEST_RULE
-from acp_migrate.rules.shared.legacy_tests import compat
+from acp_migrate.rules.shared.legacy_tests import compat, leftovers
 from acp_migrate.rules.shared.legacy_tests.files import is_test, is_test_class
 from acp_migrate.rules.shared.legacy_tests.plans import ClassPlan, Planner, TestPlan
 from acp_migrate.rules.shared.legacy_tests.reads import TestValues
@@ -73,6 +74,8 @@ class TestFile:
                 self.classes[statement] = ClassPlan(statement, tests, removable)
         self._effective: set[cst.CSTNode] | None = None
         self._anchor: cst.CSTNode | None | bool = False  # not looked for yet
+        self._orphans: list[cst.FunctionDef] | None = None
+        self._deleted: bool | None = None
 
     # -- what fix edits (reports dropped by suppressions or a disabled ACP008 edit nothing)
     def acts_on(self, node: cst.FunctionDef | cst.ClassDef) -> bool:
@@ -100,6 +103,7 @@ class TestFile:
             for class_plan in self.classes.values():
                 if self.removes_class(class_plan):
                     removed.add(class_plan.node)
+            removed.update(f for f in self.orphaned_fixtures() if self.acts_on(f))
             self._effective = removed
         return self._effective
 
@@ -107,7 +111,7 @@ class TestFile:
         """What fix does with the test code at this position: `removed` (or rewritten),
         `left` (a test about the field that fix leaves as it is), `kept`; None: not test code."""
         removed = self.removed_nodes()
-        if any(node in removed for node in lineage):
+        if self.deletes_module() or any(node in removed for node in lineage):
             return "removed"
         if not scopes:
             return None
@@ -125,6 +129,26 @@ class TestFile:
         if plan.fate == LEFT or not (self.removes(plan) or self.rewrites(plan)):
             return "left"
         return "kept"
+
+    # -- what goes with them (leftovers.py) -------------------------------------------------
+    def orphaned_fixtures(self) -> list[cst.FunctionDef]:
+        if self._orphans is None:
+            self._orphans = leftovers.orphaned_fixtures(self)
+        return self._orphans
+
+    def deletes_module(self) -> bool:
+        """Fix removes the file: a module left with no test (unless that report is dropped)."""
+        if self._deleted is None:
+            self._deleted = leftovers.left_without_tests(self) and not self.context.dropped(
+                self.module_anchor(), TEST_RULE
+            )
+        return self._deleted
+
+    def module_anchor(self) -> cst.Name:
+        """Where the report of the module's removal is: the name of its first test or test class."""
+        first = next(s for s in self.module.body if s in self.plans or s in self.classes)
+        assert isinstance(first, (cst.FunctionDef, cst.ClassDef))
+        return first.name
 
     # -- the backward-compatibility test (compat.py) -----------------------------------------
     def compat_anchor(self) -> cst.CSTNode | None:
