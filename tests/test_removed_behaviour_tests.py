@@ -396,3 +396,79 @@ def test_the_test_vocabulary_imports_nothing_of_the_engine() -> None:
             node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
         } | {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
         assert not {name for name in imported if name.startswith("acp_migrate.engine")}, path.name
+
+
+# -- a module left with no test -----------------------------------------------------------
+
+EMPTIED = (
+    '"""The initialize response advertises the slash commands."""\n'
+    "\n"
+    "import pytest\n"
+    "\n"
+    "from acp.schema import AgentCapabilities\n"
+    "\n"
+    "\n"
+    "@pytest.fixture\n"
+    "def caps():\n"
+    "    return AgentCapabilities(slash_commands=[])\n"
+    "\n"
+    "\n"
+    "def test_default(caps):\n"
+    "    assert caps.slash_commands == []\n"
+)
+
+
+def _git(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.mark.slow  # the command, in processes
+def test_a_module_left_with_no_test_is_removed_by_fix_and_by_the_diff_applied(tmp_path: Path) -> None:
+    cli = Path(sys.executable).parent / "acp-migrate"
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(cli), *args], cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False)
+
+    kept = "def test_other():\n    assert True\n"
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_emptied.py").write_text(EMPTIED)
+    (tmp_path / "tests" / "test_kept.py").write_text(EMPTIED + "\n\n" + kept)
+    for args in (("init", "-q", "."), ("add", "-A"), ("commit", "-q", "-m", "legacy")):
+        assert _git(tmp_path, *args).returncode == 0
+
+    diff = run("diff", "tests")
+    assert "+++ /dev/null" in diff.stdout, diff.stdout
+    patch = tmp_path / "fix.diff"
+    patch.write_text(diff.stdout)
+    assert _git(tmp_path, "apply", str(patch)).returncode == 0
+    assert not (tmp_path / "tests" / "test_emptied.py").exists()
+    applied = (tmp_path / "tests" / "test_kept.py").read_text()
+    assert "def test_other" in applied and "def caps" not in applied and "test_default" not in applied
+
+    assert _git(tmp_path, "checkout", "-q", ".").returncode == 0
+    fixed = run("fix", "tests")
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    assert not (tmp_path / "tests" / "test_emptied.py").exists()
+    assert (tmp_path / "tests" / "test_kept.py").read_text() == applied
+    lines = fixed.stdout.splitlines()
+    assert "Deleted tests/test_emptied.py" in lines and "Fixed tests/test_kept.py" in lines, lines
+    assert any(line.startswith("tests/test_emptied.py:") and "ACP008 removed this file" in line for line in lines)
+    assert any("ACP008 removed `caps` (a fixture or helper)" in line for line in lines), lines
+
+
+def test_a_module_with_anything_else_in_it_is_not_removed() -> None:
+    # A class that is not a test (a fake agent another module may import) keeps the file.
+    source = EMPTIED + "\n\nclass FakeAgent:\n    pass\n"
+    analysis = analyze_source(source.encode(), path="tests/test_caps.py")
+    assert not analysis.deleted
+    assert "class FakeAgent" in analysis.fixed_source.decode()
+    # Suppressed at its first test, the module's removal is not done.
+    suppressed = EMPTIED.replace("def test_default(caps):", "def test_default(caps):  # acp-migrate: ignore[ACP008]")
+    assert not analyze_source(suppressed.encode(), path="tests/test_caps.py").deleted

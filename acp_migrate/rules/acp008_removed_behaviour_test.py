@@ -129,7 +129,7 @@ class RemovedBehaviourTest(Rule):
         count = f"{len(tests.plans)} test{'s' if len(tests.plans) != 1 else ''}"
         removal = self._removal(
             tests.module_anchor(),
-            f"every test of this module asserts only the removed `slash_commands` field: fix removes the file",
+            "every test of this module asserts only the removed `slash_commands` field: fix removes the file",
             f"removed this file: its {count} asserted only the removed `slash_commands` field, and nothing "
             "else in it is used (RFC-0032 §4: cover the per-session advertisement in a test of its own)",
         )
