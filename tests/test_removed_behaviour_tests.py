@@ -289,9 +289,10 @@ def test_a_rewritten_test_keeps_its_name_when_the_new_one_is_taken_or_it_is_call
 
 
 # The migrated agent of golden/tests-rewrite-mock-client, in the shape the rewire gives it:
-# told the moved commands at initialize. The advertiser here stands for the runtime shim's,
-# reduced to the contract rewritten tests rely on (`advertise(source)`, then `commands()`:
-# what every session is advertised, the items as given).
+# told the moved commands at initialize. The advertiser here stands for the runtime shim's
+# (acp_migrate.runtime.CommandAdvertiser, built beside this work), reduced to the contract
+# rewritten tests rely on: `advertise(source)`, then `commands()`, what every session is
+# advertised, the items as given, once by name, before any session and on any client.
 MIGRATED_AGENT = """
 from __future__ import annotations
 
@@ -303,13 +304,19 @@ from acp.schema import AgentCapabilities, AvailableCommand, InitializeResponse
 
 class CommandAdvertiser:
     def __init__(self) -> None:
-        self._sources: list[Any] = []
+        self._source: Any = ()
 
-    def advertise(self, commands: Any) -> None:
-        self._sources.append(commands)
+    def advertise(self, commands: Any) -> CommandAdvertiser:
+        self._source = commands
+        return self
 
     def commands(self, session_id: str | None = None) -> list[Any]:
-        return [c for source in self._sources for c in (source() if callable(source) else source) or []]
+        found, names = [], set()
+        for command in (self._source() if callable(self._source) else self._source) or ():
+            if command.name not in names:
+                names.add(command.name)
+                found.append(command)
+        return found
 
 
 @dataclass

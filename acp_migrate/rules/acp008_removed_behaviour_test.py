@@ -17,7 +17,8 @@ them) is:
 - removed whole when every assertion in it is about the field itself (a schema's
   default, its serialization; an assertion that the value read from exists, `assert
   response.agent_capabilities is not None`, counts with them); a test class left
-  without tests goes too;
+  without tests goes too, and so do the fixtures and helpers only removed tests used,
+  and a module left with no test (the file is deleted);
 - edited when it asserts other things too: only its statements about the field go,
   with the locals only they read, and its other assertions stay;
 - left as it is, reported, when that cannot be done safely (an assertion mixes the
@@ -86,6 +87,33 @@ class RemovedBehaviourTest(Rule):
                 "def test_load_session():\n"
                 "    caps = AgentCapabilities(load_session=True)\n"
                 "    assert caps.load_session is True\n"
+            ),
+        ),
+        Example(
+            path="tests/test_agent.py",
+            before=(
+                "from unittest.mock import Mock\n"
+                "\n"
+                "from myagent import SkillAgent\n"
+                "\n"
+                "\n"
+                "async def test_initialize_exposes_skill_commands():\n"
+                '    """The initialize response includes the skills."""\n'
+                "    agent = SkillAgent(client=Mock())\n"
+                "    response = await agent.initialize(protocol_version=1)\n"
+                '    assert [c.name for c in response.agent_capabilities.slash_commands] == ["web"]\n'
+            ),
+            after=(
+                "from unittest.mock import Mock\n"
+                "\n"
+                "from myagent import SkillAgent\n"
+                "\n"
+                "\n"
+                "async def test_sessions_advertise_skill_commands():\n"
+                '    """Every session is advertised the skills."""\n'
+                "    agent = SkillAgent(client=Mock())\n"
+                "    await agent.initialize(protocol_version=1)\n"
+                '    assert [c.name for c in agent.command_advertiser.commands()] == ["web"]\n'
             ),
         ),
         Example(
