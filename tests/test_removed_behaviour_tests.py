@@ -479,3 +479,26 @@ def test_a_module_with_anything_else_in_it_is_not_removed() -> None:
     # Suppressed at its first test, the module's removal is not done.
     suppressed = EMPTIED.replace("def test_default(caps):", "def test_default(caps):  # acp-migrate: ignore[ACP008]")
     assert not analyze_source(suppressed.encode(), path="tests/test_caps.py").deleted
+
+
+def test_no_compatibility_test_when_the_run_does_not_cover_the_schema(tmp_path: Path) -> None:
+    # `fix tests` alone: the schema module is the project's, outside the run, and keeps its field.
+    from acp_migrate.engine.execution.modules import file_system_modules
+
+    (tmp_path / "myagent").mkdir()
+    (tmp_path / "myagent" / "schema.py").write_text("class AgentCapabilities: ...\n")
+    (tmp_path / "tests").mkdir()
+    test_file = tmp_path / "tests" / "test_schema.py"
+    test_file.write_text(OWNED)
+
+    def fixed(run_paths: tuple[str, ...]) -> str:
+        analysis = analyze_source(
+            OWNED.encode(),
+            path="tests/test_schema.py",
+            modules=file_system_modules(str(test_file)),
+            project=ProjectFacts(run_paths=run_paths),
+        )
+        return analysis.fixed_source.decode()
+
+    assert "test_old_json_with_slash_commands_still_validates" not in fixed((str(tmp_path / "tests"),))
+    assert "test_old_json_with_slash_commands_still_validates" in fixed((str(tmp_path),))

@@ -3,13 +3,14 @@ project owns its schema and the run removes its field, old JSON with `slashComma
 must still validate, without the field. `fix` puts
 `test_old_json_with_slash_commands_still_validates` in place of the first test (or
 class) it removes whole; once per file, not when the file already has a test
-validating old JSON with the key, and not when the run keeps the schema's field
-(`FileContext.schema_kept_by`: a caller is left, or the run does not cover the
-schema), where it would assert what is not so.
+validating old JSON with the key, and not when the run keeps the schema's field (a
+caller is left, `FileContext.schema_kept_by`, or the run does not cover the schema's
+module, `ProjectFacts.run_paths`), where it would assert what is not so.
 """
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -50,7 +51,7 @@ def compat_anchor(tests: TestFile) -> cst.CSTNode | None:
     """The first test or class fix removes whole, where the compatibility test goes;
     None when none is needed (nothing removed whole, the schema is the SDK's or keeps
     its field this run, or the file already has one)."""
-    if owned_schema(tests) is None or tests.context.schema_kept_by():
+    if owned_schema(tests) is None or tests.context.schema_kept_by() or _schema_outside_run(tests):
         return None
     anchor = None
     for statement in tests.module.body:
@@ -69,6 +70,20 @@ def compat_anchor(tests: TestFile) -> cst.CSTNode | None:
     if anchor is None or _has_compat_test(tests):
         return None
     return anchor
+
+
+def _schema_outside_run(tests: TestFile) -> bool:
+    """The owned schema's module is a file of the project the run does not cover
+    (`fix tests` alone): it keeps its field."""
+    project, modules, schema = tests.context.project, tests.context.modules, owned_schema(tests)
+    if project is None or not project.run_paths or modules is None or schema is None:
+        return False
+    module = tests.imports.bindings[schema[0]].rpartition(".")[0]
+    found = modules(module, None)
+    if found is None:
+        return False  # not a file of the project: nothing says the run leaves it
+    path = os.path.abspath(found[0])
+    return not any(path == run or path.startswith(run.rstrip(os.sep) + os.sep) for run in project.run_paths)
 
 
 def compat_test(tests: TestFile, anchor: cst.CSTNode) -> cst.FunctionDef:
