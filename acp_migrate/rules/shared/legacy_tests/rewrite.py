@@ -84,6 +84,8 @@ def _unused_locals(function: cst.FunctionDef, rewrite: Rewrite) -> None:
             target, value = simple_assignment(statement)
             if target is None or value is None or statement in rewrite.statements or counts[target] != 1:
                 continue
+            if _holds_any(statement, rewrite.reads):
+                continue  # a read is replaced there: the statement is not the read's input
             if isinstance(value, (cst.Name, cst.Attribute, cst.Subscript)) and not _calls(value):
                 rewrite.statements[statement] = None
                 counts.subtract(mentions(statement))
@@ -94,6 +96,22 @@ def _unused_locals(function: cst.FunctionDef, rewrite: Rewrite) -> None:
             else:
                 continue
             changed = True
+
+
+def _holds_any(node: cst.CSTNode, wanted: dict[cst.CSTNode, cst.BaseExpression]) -> bool:
+    finder = _Finder(wanted)
+    walk(node, finder)
+    return finder.found
+
+
+class _Finder(cst.CSTVisitor):
+    def __init__(self, wanted: dict[cst.CSTNode, cst.BaseExpression]) -> None:
+        self.wanted = wanted
+        self.found = False
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.found = self.found or node in self.wanted
+        return not self.found
 
 
 def _calls(node: cst.CSTNode) -> bool:
