@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from acp import Agent as ACPAgent
-from acp.schema import AvailableCommand, InitializeResponse, NewSessionResponse
+from acp.schema import AgentCapabilities, AvailableCommand, InitializeResponse, NewSessionResponse
 from acp_migrate.runtime import CommandAdvertiser
 
 if TYPE_CHECKING:
@@ -29,10 +29,9 @@ class PoolACPAgent(ACPAgent):
 
     async def initialize(self, params: Any) -> InitializeResponse:
         self.command_advertiser.bind(self.client)
-        return InitializeResponse.create(
+        return InitializeResponse(
             protocol_version=1,
-            name="pool",
-            load_session=True,
+            agent_capabilities=AgentCapabilities(load_session=True),
         )
 
     async def new_session(self, params: Any) -> NewSessionResponse:

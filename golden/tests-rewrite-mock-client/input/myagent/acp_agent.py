@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from acp import Agent as ACPAgent
-from acp.schema import AvailableCommand, InitializeResponse, NewSessionResponse
+from acp.schema import AgentCapabilities, AvailableCommand, InitializeResponse, NewSessionResponse
 
 if TYPE_CHECKING:
     from acp import Client
@@ -25,11 +25,9 @@ class PoolACPAgent(ACPAgent):
         return [AvailableCommand(name=skill, description=f"Run the {skill} skill") for skill in self.skills]
 
     async def initialize(self, params: Any) -> InitializeResponse:
-        return InitializeResponse.create(
+        return InitializeResponse(
             protocol_version=1,
-            name="pool",
-            load_session=True,
-            slash_commands=self.get_skill_commands(),
+            agent_capabilities=AgentCapabilities(load_session=True, slash_commands=self.get_skill_commands()),
         )
 
     async def new_session(self, params: Any) -> NewSessionResponse:
