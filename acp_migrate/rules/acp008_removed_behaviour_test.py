@@ -206,7 +206,13 @@ class RemovedBehaviourTest(Rule):
                 f"test `{plan.name}` asserts only the removed `slash_commands` field (`{plan.evidence}`): "
                 "fix removes it (RFC-0032 §4: a test of the removed field itself is removed, not updated)",
                 f"removed test `{plan.name}`: it asserted only the removed `slash_commands` field "
-                f"(`{plan.evidence}`){self._compat_note(tests, node)}",
+                f"(`{plan.evidence}`){self._compat_note(tests, node)}"
+                + (
+                    "; it read an initialize result fix could not ask the agent again for: "
+                    "cover what every session is advertised in a test of its own (RFC-0032 §4)"
+                    if plan.initialize
+                    else ""
+                ),
             )
             with self.context.fix(removal):
                 self._remove(tests, node)

@@ -32,7 +32,7 @@ import libcst as cst
 
 from acp_migrate.cst.names import mentions
 from acp_migrate.cst.walk import walk
-from acp_migrate.rules.shared import KEEP, LEFT, PARTIAL, REMOVE, REWRITE
+from acp_migrate.rules.shared import CAPABILITY_KEYS, INIT, INIT_DICT, KEEP, LEFT, PARTIAL, REMOVE, REWRITE
 from acp_migrate.rules.shared.legacy_tests.reads import TestValues, legacy_keyword_values
 from acp_migrate.rules.shared.legacy_tests.rewrite import Rewrite, plan_rewrite, rewritten_name
 from acp_migrate.rules.shared.legacy_tests.syntax import (
@@ -45,6 +45,7 @@ from acp_migrate.rules.shared.legacy_tests.syntax import (
     params,
     prefixes,
     simple_assignment,
+    subscript_key,
 )
 
 if TYPE_CHECKING:
@@ -61,6 +62,9 @@ class TestPlan:
     evidence: str = ""  # the first assertion about the field
     reason: str = ""  # `left`: why the test cannot be split
     rewrite: Rewrite | None = None  # `rewrite`: its edits
+    # `remove`: it read an initialize result no agent of the file could be asked again for
+    # (built in a helper, asked over the wire): a person covers the per-session list.
+    initialize: bool = False
 
     __test__ = False  # not a pytest class, whatever its name
 
@@ -124,7 +128,7 @@ class Planner:
         if not others:
             if self.module_mentions.get(function.name.value, 0):
                 return TestPlan(function, name, LEFT, evidence=evidence, reason=f"`{function.name.value}` is called by name")
-            return TestPlan(function, name, REMOVE, evidence=evidence)
+            return TestPlan(function, name, REMOVE, evidence=evidence, initialize=self._initialize_read(function, env))
         if uses:
             return left(reason=f"it uses the field outside an assertion (`{_evidence(self.context, uses[0].statement)}`)")
         removed = {id(u) for u in field}
@@ -148,6 +152,19 @@ class Planner:
         return TestPlan(
             function, name, PARTIAL, removed=tuple(u.statement for u in units if id(u) in removed), evidence=evidence
         )
+
+    def _initialize_read(self, function: cst.FunctionDef, env: dict[str, str]) -> bool:
+        """Some field read of the test is of an initialize result (not of capabilities it built)."""
+        for ref in self.values.refs(function.body, env):
+            base = ref.base
+            while isinstance(base, (cst.Attribute, cst.Subscript)):
+                key = base.attr.value if isinstance(base, cst.Attribute) else subscript_key(base)
+                if key in CAPABILITY_KEYS:  # `response.agent_capabilities`: a response's capabilities
+                    return True
+                base = base.value
+            if base is not None and self.values.kind(base, env) in (INIT, INIT_DICT):
+                return True
+        return False
 
     def _fixtures_clean(self, function: cst.FunctionDef) -> bool:
         """No parameter is a fixture of this file that reads the field (its reads are not the test's to rewrite)."""
