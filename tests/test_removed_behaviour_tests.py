@@ -504,3 +504,39 @@ def test_no_compatibility_test_when_the_run_does_not_cover_the_schema(tmp_path: 
 
     assert "test_old_json_with_slash_commands_still_validates" not in fixed((str(tmp_path / "tests"),))
     assert "test_old_json_with_slash_commands_still_validates" in fixed((str(tmp_path),))
+
+
+# -- check reports what fix does in test files, whatever check cuts --------------------------
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+
+
+def _case_input(path: Path) -> Path:
+    return next(folder for folder in path.parents if folder.name == "input")
+
+
+GOLDEN_TESTS = sorted(
+    p for p in GOLDEN.glob("*/input/**/*.py") if is_test_path(p.relative_to(_case_input(p)).as_posix(), DEFAULT)
+)
+
+
+def test_there_are_golden_test_files() -> None:
+    assert len(GOLDEN_TESTS) >= 15
+
+
+@pytest.mark.parametrize("path", GOLDEN_TESTS, ids=[p.relative_to(GOLDEN).as_posix() for p in GOLDEN_TESTS])
+def test_check_reports_in_test_files_what_fix_does(path: Path) -> None:
+    """`check` reads a file with the bodies of definitions holding no legacy token cut
+    (engine/analysis/hollow.py): the tests' plans must not depend on what it cuts."""
+    from acp_migrate.engine.execution.modules import in_memory_modules
+
+    root = _case_input(path)
+    files = {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*.py")}
+    name = path.relative_to(root).as_posix()
+    for source in (files[name], files[name] + b"\n\ndef filler():\n    return 1\n"):
+
+        def findings(fix: bool, source: bytes = source) -> list[tuple[int, str, str]]:
+            analysis = analyze_source(source, path=name, fix=fix, modules=in_memory_modules(files, name))
+            return [(f.line, f.code, f.message) for f in analysis.findings]
+
+        assert findings(False) == findings(True)
