@@ -47,6 +47,8 @@ class SourceAnalysis:
     - `companions`: files `fixed_source` needs beside it (the vendored runtime shim):
       path relative to the file's folder -> the bytes to write there (fix writes a
       missing one, refreshes a vendored one, refuses to replace any other file).
+    - `deleted`: `fix` removes the file (a test module left with no test); then
+      `fixed_source` is empty.
     - `warning`: why the source was not read (its bytes do not decode, and no legacy
       token is in them): reported on stderr, the exit code unchanged.
     """
@@ -59,6 +61,7 @@ class SourceAnalysis:
     needs_project: bool = False
     warning: str | None = None
     companions: dict[str, bytes] = field(default_factory=dict)
+    deleted: bool = False
 
 
 class SourceError(Exception):

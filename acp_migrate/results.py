@@ -64,6 +64,8 @@ class FileOutcome:
     companions: list[CompanionFile] = field(default_factory=list)
     # Not read, without failing the run: its bytes do not decode, and hold no legacy token.
     warning: str | None = None
+    # fix removes the file, or did (a test module left with no test): `fixed_source` is empty.
+    deleted: bool = False
 
 
 @dataclass(slots=True)

@@ -67,6 +67,9 @@ class ProjectFacts:
     `schema_kept_by`: the places that still pass the legacy field to a schema factory
     after this run (suppressed, deselected, not fixable, or outside the run), as
     `path:line (why)`; while there is one, a schema the project owns keeps the field.
+    `run_paths`: the run's paths, absolute (empty: unknown); a schema module outside
+    them keeps its field too, since the run does not edit it.
     """
 
     schema_kept_by: tuple[str, ...] = ()
+    run_paths: tuple[str, ...] = ()

@@ -5,7 +5,10 @@ class of the `slash_commands` field, an initialize-time commands test, and tests
 assert other things too. Before `fix` every test passes; `fix` removes the tests of
 the removed behaviour whole (the class with them), only the statements about the field
 of the others, adds the backward-compatibility test once (the example owns its
-schema), and names every removal in its output; after it, every test left passes.
+schema and the run covers it), and names every removal in its output; after it, every
+test left passes. The quick start's `diff`, from this repository's root, keeps the schema's
+field (the repository still passes it), so it adds no compatibility test: applied, it
+leaves every test of the example passing too.
 """
 
 from __future__ import annotations
@@ -115,3 +118,52 @@ def test_the_example_tests_pass_before_and_after_fix_and_the_removed_ones_are_na
     assert _tests(copy) == tests
     check = _acp_migrate(copy, "check", ".")
     assert check.returncode == 0, check.stdout
+
+
+def _git(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_the_quick_starts_diff_applied_in_this_repository_leaves_every_example_test_passing(tmp_path: Path) -> None:
+    """README's quick start runs `acp-migrate diff examples/legacy_agent` from this
+    repository's root: a partial run, whose project (golden/ inputs, tests) still passes
+    the field, so the example's schema keeps it, and no test may assert it is gone."""
+    repo = tmp_path / "repo"
+    shutil.copytree(
+        EXAMPLE.parents[1],
+        repo,
+        ignore=shutil.ignore_patterns(".git", ".venv*", "__pycache__", ".pytest_cache", "*.egg-info", "build", "dist"),
+    )
+    assert _git(repo, "init", "-q", ".").returncode == 0
+    assert _git(repo, "add", "-A").returncode == 0
+    assert _git(repo, "commit", "-q", "-m", "copy").returncode == 0
+
+    diff = _acp_migrate(repo, "diff", "examples/legacy_agent")
+    assert diff.returncode == 1, diff.stdout + diff.stderr  # changes shown
+    patch = tmp_path / "quick-start.diff"
+    patch.write_text(diff.stdout)
+    applied = _git(repo, "apply", str(patch))
+    assert applied.returncode == 0, applied.stderr
+
+    example = repo / "examples" / "legacy_agent"
+    assert "slash_commands" in (example / "schema.py").read_text()  # kept: callers are left
+    assert "test_old_json_with_slash_commands_still_validates" not in diff.stdout
+    # The repository's own pytest configuration (xdist) is not the example's.
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-o", "addopts=", "-p", "no:cacheprovider", "-v", "--rootdir", ".", "tests"],
+        cwd=example,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert set(PASSED.findall(result.stdout)) == BEFORE - REMOVED, output

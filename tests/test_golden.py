@@ -1,13 +1,13 @@
 """The golden suite: every folder under golden/ is a case; adding a case is adding a folder.
 
 golden/<case>/input/      the files before `fix`
-golden/<case>/expected/   the exact bytes after `fix` (absent: input must stay unchanged)
+golden/<case>/expected/   the exact bytes after `fix` (absent: input must stay unchanged); a
+                          file of input/ missing from it is one fix removes
 golden/<case>/findings.txt  what `fix` leaves for a person, `relpath:line: CODE` (optional)
 golden/<case>/check.txt     what `check` reports on the input, `relpath:line: CODE` (optional)
 
-A case holding its own `input/pyproject.toml` is fixed in the style it configures (line
-length, quotes, first-party modules: `acp_migrate/style.py`). Cases run with
-`runtime-import = "acp_migrate.runtime"` (the shim imported from the
+from acp_migrate.settings import DEFAULT_SETTINGS, ProjectFacts, RuleSettings
+from acp_migrate.style import read_style
 installed package), except `vendored-*` cases, which run with the default: fix writes
 the shim beside the agent module (`SourceAnalysis.companions`). An expected file whose
 first line is the vendored header stands for the shim this acp-migrate writes
@@ -28,7 +28,7 @@ import pytest
 from acp_migrate.engine.analysis.codemod import analyze_source
 from acp_migrate.engine.execution.modules import in_memory_modules
 from acp_migrate.engine.analysis.vendor import is_vendored, vendored_source
-from acp_migrate.settings import DEFAULT_SETTINGS, RuleSettings
+from acp_migrate.settings import DEFAULT_SETTINGS, ProjectFacts, RuleSettings
 from acp_migrate.style import read_style
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
@@ -66,12 +66,30 @@ def _listing(path: Path) -> list[str] | None:
     return [line.strip() for line in path.read_text().splitlines() if line.strip()]
 
 
+def _project(files: dict[str, bytes], settings: RuleSettings) -> ProjectFacts:
+    """The decision a run of `fix` over the whole case makes (engine/execution/project.py):
+    the callers fix leaves keep an owned schema's field."""
+    left = [
+        f"{finding.path}:{finding.line} ({why})"
+        for name, source in files.items()
+        for finding, why in analyze_source(
+            source, path=name, modules=in_memory_modules(files, name), settings=settings, project=ProjectFacts()
+        ).callers
+        if why is not None
+    ]
+    return ProjectFacts(schema_kept_by=tuple(left))
+
+
 def _fix_all(files: dict[str, bytes], settings: RuleSettings = DEPENDENCY):
     outputs, remaining = {}, []
+    project = _project(files, settings)
     for name, source in files.items():
         # Other files of the case are the project's modules (base classes read by the rewire).
-        analysis = analyze_source(source, path=name, modules=in_memory_modules(files, name), settings=settings)
-        outputs[name] = analysis.fixed_source if analysis.fixed_source is not None else source
+        analysis = analyze_source(
+            source, path=name, modules=in_memory_modules(files, name), settings=settings, project=project
+        )
+        if not analysis.deleted:  # (a file fix removes is absent from expected/)
+            outputs[name] = analysis.fixed_source if analysis.fixed_source is not None else source
         remaining.extend(analysis.remaining)
         folder = name.rpartition("/")[0]
         for relative, content in analysis.companions.items():
@@ -122,8 +140,9 @@ def test_golden_case(case: Path):
     # Idempotence: fixing the output changes nothing, and nothing fixable is left.
     again, _ = _fix_all(outputs, settings)
     assert again == outputs
+    project = _project(outputs, settings)
     for name, source in outputs.items():
-        fixable = [f for f in analyze_source(source, path=name, settings=settings).findings if f.fixable]
+        fixable = [f for f in analyze_source(source, path=name, settings=settings, project=project).findings if f.fixable]
         assert fixable == []
 
 

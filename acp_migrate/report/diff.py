@@ -45,7 +45,7 @@ def file_diff(outcome: FileOutcome) -> bytes:
     old = _split_lines(outcome.original.decode(encoding, "surrogateescape"))
     new = _split_lines(outcome.fixed_source.decode(encoding, "surrogateescape"))
     name = os.fsencode(outcome.path.replace(os.sep, "/"))  # the path's own bytes
-    header = b"--- %s\n+++ %s\n" % (quote_path(b"a/" + name), quote_path(b"b/" + name))
+    header = b"--- %s\n+++ %s\n" % (quote_path(b"a/" + name), b"/dev/null" if outcome.deleted else quote_path(b"b/" + name))
     # Skip difflib's two header lines: ours carry the prefixes and the path's own bytes.
     hunks = itertools.islice(difflib.unified_diff(old, new, lineterm="\n", n=3), 2, None)
     body = []

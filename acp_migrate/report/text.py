@@ -129,7 +129,9 @@ def render_fix(
         fixed = render_fixes(result, show_fixes, paint=paint)
     else:
         fixed = _lines(
-            f"{paint('Fixed', 'green')} {shown(outcome.path)}" for outcome in result.files if outcome.written
+            f"{paint('Deleted' if outcome.deleted else 'Fixed', 'green')} {shown(outcome.path)}"
+            for outcome in result.files
+            if outcome.written
         )
         fixed += _lines(
             f"{paint('Added' if c.original is None else 'Refreshed', 'green')} {shown(c.path)}"

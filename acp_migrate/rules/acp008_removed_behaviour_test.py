@@ -1,14 +1,24 @@
 """ACP008 removed-behaviour-test: a test whose assertions are about the removed field.
 
-RFC-0032: tests of initialize-time commands "must be rewritten or deleted, not merely
-updated". In a test file (the `test-files` globs: `tests/**`, `test_*.py`,
-`*_test.py`), a pytest or unittest test that asserts the `slash_commands` field
-(`assert caps.slash_commands == []`, `data["slashCommands"]`, `hasattr(caps,
-"slash_commands")`, a name computed from them) is:
+RFC-0032 §4: tests of initialize-time commands "must be rewritten or deleted, not
+merely updated", replaced with tests that the commands arrive per session. In a test
+file (the `test-files` globs: `tests/**`, `test_*.py`, `*_test.py`), a pytest or
+unittest test that asserts the `slash_commands` field (`assert caps.slash_commands ==
+[]`, `data["slashCommands"]`, `hasattr(caps, "slash_commands")`, a name computed from
+them) is:
 
-- removed whole when every assertion in it is about the field (an assertion that the
-  value read from exists, `assert response.agent_capabilities is not None`, counts
-  with them); a test class left without tests goes too;
+- rewritten when every read of the field is of what an agent's `initialize` returned
+  (`response = await agent.initialize(request)`; the agent built as the file builds
+  it, a `Mock()` client included): the arrangement and the call stay, each read
+  becomes `agent.command_advertiser.commands()`, what every session of the agent is
+  advertised, the assertions stay, and the name and docstrings stop speaking of
+  initialize (`test_initialize_exposes_skill_commands` ->
+  `test_sessions_advertise_skill_commands`);
+- removed whole when every assertion in it is about the field itself (a schema's
+  default, its serialization; an assertion that the value read from exists, `assert
+  response.agent_capabilities is not None`, counts with them); a test class left
+  without tests goes too, and so do the fixtures and helpers only removed tests used,
+  and a module left with no test (the file is deleted);
 - edited when it asserts other things too: only its statements about the field go,
   with the locals only they read, and its other assertions stay;
 - left as it is, reported, when that cannot be done safely (an assertion mixes the
@@ -16,20 +26,22 @@ updated". In a test file (the `test-files` globs: `tests/**`, `test_*.py`,
   field is used outside an assertion): a person rewrites it, and a schema the project
   owns keeps the field meanwhile, so the test still passes.
 
-Every removal is reported by `fix` with the test's name (`TestClass::test_name`) and
-the assertion that made it go, so the reviewer of the diff sees it; `check` reports it
-as fixable. Never a half-edited test and never a TODO inside one: other rules neither
-report nor edit inside a test that goes, and in the tests that stay a legacy
-keyword's value is simply dropped. Assertions of the field's absence (`assert not
-hasattr(caps, "slash_commands")`, `"slashCommands" not in data`,
+Every rewrite and removal is reported by `fix` with the test's name (`TestClass::test_name`)
+and the assertion that made it change, so the reviewer of the diff sees it; `check`
+reports it as fixable. Never a half-edited test and never a TODO inside one: other
+rules neither report nor edit inside a test that goes, and in the tests that stay a
+legacy keyword's value is simply dropped. Assertions of the field's absence (`assert
+not hasattr(caps, "slash_commands")`, `"slashCommands" not in data`,
 `getattr(caps, "slash_commands", None) is None`) are correct code: never reported.
 
 Where the project owns the schema (the file imports `AgentCapabilities` or
-`InitializeResponse` from a module other than the SDK's `acp` / `acp.schema`), the
-first test or class removed whole is replaced by the backward-compatibility test the
-RFC makes a blocking condition, `test_old_json_with_slash_commands_still_validates`
-(old JSON with `slashCommands` validates, without the field); once per file, and not
-when the file already has a test validating old JSON with the key.
+`InitializeResponse` from a module other than the SDK's `acp` / `acp.schema`) and the
+run removes its field, the first test or class removed whole is replaced by the
+backward-compatibility test the RFC makes a blocking condition,
+`test_old_json_with_slash_commands_still_validates` (old JSON with `slashCommands`
+validates, without the field); once per file, not when the file already has a test
+validating old JSON with the key, and not when the schema keeps its field this run
+(a caller is left: the test would assert what is not so).
 """
 
 from __future__ import annotations
@@ -37,18 +49,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from acp_migrate.rules.base import Example, Report, Rule
-from acp_migrate.rules.shared import LEFT, LEGACY_TOKENS, PARTIAL, REMOVE
+from acp_migrate.rules.shared import LEFT, LEGACY_TOKENS, PARTIAL, REMOVE, REWRITE
 
 if TYPE_CHECKING:
     import libcst as cst
 
-    from acp_migrate.rules.shared.legacy_tests import TestFile
+    from acp_migrate.rules.shared.legacy_tests import TestFile, TestPlan
 
 
 class RemovedBehaviourTest(Rule):
     code = "ACP008"
     name = "removed-behaviour-test"
-    summary = "A test whose assertions are about the removed `slash_commands` field is removed, not half-edited."
+    summary = "A test of the removed `slash_commands` field is rewritten to test the per-session advertisement, or removed."
     fixable = True
     triggers = LEGACY_TOKENS
     examples = (
@@ -75,6 +87,33 @@ class RemovedBehaviourTest(Rule):
                 "def test_load_session():\n"
                 "    caps = AgentCapabilities(load_session=True)\n"
                 "    assert caps.load_session is True\n"
+            ),
+        ),
+        Example(
+            path="tests/test_agent.py",
+            before=(
+                "from unittest.mock import Mock\n"
+                "\n"
+                "from myagent import SkillAgent\n"
+                "\n"
+                "\n"
+                "async def test_initialize_exposes_skill_commands():\n"
+                '    """The initialize response includes the skills."""\n'
+                "    agent = SkillAgent(client=Mock())\n"
+                "    response = await agent.initialize(protocol_version=1)\n"
+                '    assert [c.name for c in response.agent_capabilities.slash_commands] == ["web"]\n'
+            ),
+            after=(
+                "from unittest.mock import Mock\n"
+                "\n"
+                "from myagent import SkillAgent\n"
+                "\n"
+                "\n"
+                "async def test_sessions_advertise_skill_commands():\n"
+                '    """Every session is advertised the skills."""\n'
+                "    agent = SkillAgent(client=Mock())\n"
+                "    await agent.initialize(protocol_version=1)\n"
+                '    assert [c.name for c in agent.command_advertiser.commands()] == ["web"]\n'
             ),
         ),
         Example(
@@ -111,6 +150,20 @@ class RemovedBehaviourTest(Rule):
         ),
     )
 
+    def visit_Module(self, node: cst.Module) -> None:
+        tests = self.context.tests()
+        if tests is None or not tests.deletes_module():
+            return
+        count = f"{len(tests.plans)} test{'s' if len(tests.plans) != 1 else ''}"
+        removal = self._removal(
+            tests.module_anchor(),
+            "every test of this module asserts only the removed `slash_commands` field: fix removes the file",
+            f"removed this file: its {count} asserted only the removed `slash_commands` field, and nothing "
+            "else in it is used (RFC-0032 §4: cover the per-session advertisement in a test of its own)",
+        )
+        with self.context.fix(removal):
+            self.context.delete_file()
+
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         tests = self.context.tests()
         if tests is None or node not in tests.classes:
@@ -135,14 +188,31 @@ class RemovedBehaviourTest(Rule):
             return
         plan = tests.plans.get(node)
         if plan is None:
+            if node in tests.orphaned_fixtures():
+                removal = self._removal(
+                    node.name,
+                    f"`{node.name.value}` (a fixture or helper) is used only by tests fix removes: "
+                    "fix removes it with them",
+                    f"removed `{node.name.value}` (a fixture or helper): only the removed tests used it",
+                )
+                with self.context.fix(removal):
+                    self.context.remove(node)
             return
-        if plan.fate == REMOVE:
+        if plan.fate == REWRITE:
+            self._rewrite(tests, node, plan)
+        elif plan.fate == REMOVE:
             removal = self._removal(
                 node.name,
                 f"test `{plan.name}` asserts only the removed `slash_commands` field (`{plan.evidence}`): "
-                "fix removes it (RFC-0032: such tests are deleted, not updated)",
+                "fix removes it (RFC-0032 §4: a test of the removed field itself is removed, not updated)",
                 f"removed test `{plan.name}`: it asserted only the removed `slash_commands` field "
-                f"(`{plan.evidence}`){self._compat_note(tests, node)}",
+                f"(`{plan.evidence}`){self._compat_note(tests, node)}"
+                + (
+                    "; it read an initialize result fix could not ask the agent again for: "
+                    "cover what every session is advertised in a test of its own (RFC-0032 §4)"
+                    if plan.initialize
+                    else ""
+                ),
             )
             with self.context.fix(removal):
                 self._remove(tests, node)
@@ -169,6 +239,48 @@ class RemovedBehaviourTest(Rule):
                     caller=True,
                 )
             )
+
+    def _rewrite(self, tests: TestFile, node: cst.FunctionDef, plan: TestPlan) -> None:
+        from acp_migrate.rules.shared.legacy_tests.rewrite import docstring_edit
+
+        rewrite = plan.rewrite
+        assert rewrite is not None
+        agent = self.context.code(next(iter(rewrite.reads.values())), 80)
+        renamed = f" as `{rewrite.name}`" if rewrite.name else ""
+        report = self._removal(
+            node.name,
+            f"test `{plan.name}` asserts the commands an agent advertised at initialize (`{plan.evidence}`): "
+            f"fix rewrites it{renamed} to assert what every session is advertised, `{agent}` (RFC-0032 §4)",
+            f"rewrote test `{plan.name}`{renamed}: it asserted the initialize-time `slash_commands` "
+            f"(`{plan.evidence}`); it now asserts what every session is advertised, `{agent}`",
+        )
+        with self.context.fix(report):
+            for old, new in [*rewrite.reads.items(), *rewrite.messages.items()]:
+                self.context.replace(old, new)
+            for statement, kept in rewrite.statements.items():
+                if kept is None:
+                    self.context.remove(statement)
+                else:
+                    self.context.replace(statement, kept)
+            if rewrite.name:
+                self.context.replace(node.name, node.name.with_changes(value=rewrite.name))
+            owner = tests.owner.get(node)
+            bodies = [node.body]
+            if self._first_rewritten(tests, node, owner):  # the class's and module's words go with the first
+                bodies += [owner.body] if owner is not None else []
+                bodies += [tests.module] if self._first_rewritten(tests, node, None) else []
+            for body in bodies:
+                edit = docstring_edit(body)
+                if edit is not None:
+                    self.context.replace(*edit)
+
+    @staticmethod
+    def _first_rewritten(tests: TestFile, node: cst.FunctionDef, owner: cst.ClassDef | None) -> bool:
+        """`node` is the first test fix rewrites in `owner` (None: in the file)."""
+        for function, plan in tests.plans.items():
+            if (owner is None or tests.owner.get(function) is owner) and tests.rewrites(plan):
+                return function is node
+        return False
 
     def _remove(self, tests: TestFile, node: cst.ClassDef | cst.FunctionDef) -> None:
         if node is tests.compat_anchor():

@@ -113,10 +113,18 @@ class Edits:
     imports: list[tuple[str, str, int | None]] = field(default_factory=list)
     # Files the fixed source needs next to it: path relative to its folder -> bytes.
     companions: dict[str, bytes] = field(default_factory=dict)
+    # The file itself goes (a test module left with no test); every other edit is moot.
+    delete_file: bool = False
 
     def __bool__(self) -> bool:
         return bool(
-            self.removed or self.replaced or self.inserted_after or self.inserted_before or self.comments or self.imports
+            self.removed
+            or self.replaced
+            or self.inserted_after
+            or self.inserted_before
+            or self.comments
+            or self.imports
+            or self.delete_file
         )
 
     @classmethod
@@ -134,4 +142,5 @@ class Edits:
                 known.extend(c for c in comments if c not in known)
             merged.imports += [entry for entry in part.imports if entry not in merged.imports]
             merged.companions.update(part.companions)
+            merged.delete_file |= part.delete_file
         return merged

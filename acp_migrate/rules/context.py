@@ -99,11 +99,11 @@ class FileContext:
             return ()
         return self.project.schema_kept_by
 
-    # -- tests of the removed behaviour (rules/shared/legacy_tests.py, ACP008) -----------
+    # -- tests of the removed behaviour (rules/shared/legacy_tests/, ACP008) -------------
     @property
     def is_test_file(self) -> bool:
         """The file's path matches the `test-files` globs (`tests/**`, `test_*.py`, ...)."""
-        from acp_migrate.rules.shared.legacy_tests import is_test_path
+        from acp_migrate.rules.shared.legacy_tests.files import is_test_path
 
         return is_test_path(self.path, self.settings.test_files)
 
@@ -117,7 +117,8 @@ class FileContext:
 
     def test_state(self) -> str | None:
         """What fix does with the test code being visited: `removed` (a test of the removed
-        behaviour, or the part of one that is about the field, goes), `left` (a test about
+        behaviour, or the part of one that is about the field, goes; a field read ACP008
+        rewrites is counted with them), `left` (a test about
         the field that fix leaves as it is, to a person), `kept` (other test code: a
         legacy keyword's value is simply dropped, never moved, never a TODO); None: not in
         a test file's tests, fixtures or helpers."""
@@ -198,6 +199,10 @@ class FileContext:
     def add_import(self, module: str, name: str, section: int | None = None) -> None:
         """`from <module> import <name>` into the import block, where isort puts it."""
         self._edits().imports.append((module, name, section))
+
+    def delete_file(self) -> None:
+        """The file goes (a test module left with no test): its other edits are moot."""
+        self._edits().delete_file = True
 
     def add_companion(self, relative_path: str, content: bytes) -> None:
         """A file the fixed source needs beside it (the vendored runtime shim)."""

@@ -653,7 +653,9 @@ def _analyze_candidate(
     )
     edits = Edits.merge([r.edits for r in reports])
     fixed_source = None
-    if fix and edits:
+    if fix and edits.delete_file:
+        fixed_source = b""
+    elif fix and edits:
         applier = EditApplier(edits, context.parents, line_length=settings.style.line_length, indent=module.default_indent)
         fixed = module.visit(applier)
         if may_orphan_imports(edits, context.imports.bindings):
@@ -681,5 +683,6 @@ def _analyze_candidate(
         encoding=module.encoding,
         callers=callers,
         needs_project=context.needs_project,
-        companions=dict(edits.companions) if fixed_source is not None else {},
+        companions=dict(edits.companions) if fixed_source is not None and not edits.delete_file else {},
+        deleted=fix and edits.delete_file,
     )

@@ -137,6 +137,30 @@ def write_atomic(
         os.close(folder)
 
 
+def delete_file(path: str, *, roots: Sequence[str] | None = None, expect: Unchanged | None = None) -> None:
+    """Remove the file (a test module left with no test), with the writer's guards: its
+    real folder in `roots`, and still holding what was read (`expect`)."""
+    target = os.path.realpath(path)
+    directory, name = os.path.split(target)
+    try:
+        folder = os.open(directory, _DIRECTORY_FLAGS | _NOFOLLOW)
+    except OSError as exc:
+        raise FileAccessError(describe_os_error(exc)) from exc
+    try:
+        if roots is not None:
+            _check_inside(folder, directory, name, roots)
+        if not _exists(folder, name):
+            return  # gone already (two runs at once)
+        if expect is not None:
+            _check_unchanged(folder, name, expect, data=b"\0")  # NUL: no source holds it
+        try:
+            os.unlink(name, dir_fd=folder)
+        except OSError as exc:
+            raise FileAccessError(describe_os_error(exc)) from exc
+    finally:
+        os.close(folder)
+
+
 def _check_inside(folder: int, directory: str, name: str, roots: Sequence[str]) -> None:
     # The folder held open is the one written in, whatever its path becomes: its real
     # path (Linux: the kernel's; elsewhere: the one it had when opened) must be in a root.

@@ -76,7 +76,7 @@ def decide(
         for path in sorted(iter_files([root], options, [])):
             if path not in run_files:
                 note(_callers_of(path, every_rule, cwd), "not in this run")
-    return ProjectFacts(schema_kept_by=tuple(left))
+    return ProjectFacts(schema_kept_by=tuple(left), run_paths=tuple(run_paths))
 
 
 def _callers_of(path: str, settings: RuleSettings, cwd: str) -> Callers:

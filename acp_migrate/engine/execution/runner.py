@@ -21,6 +21,7 @@ from acp_migrate.engine.execution.discover import DiscoveryOptions, PathError, i
 from acp_migrate.engine.execution.files import (
     FileAccessError,
     Unchanged,
+    delete_file,
     describe_os_error,
     read_source,
     remove_leftovers,
@@ -224,6 +225,7 @@ def process_file(job: FileJob, source: bytes | None = None) -> FileOutcome:
         callers=analysis.callers,
         deferred=analysis.needs_project and job.project is None,
         warning=analysis.warning,
+        deleted=analysis.deleted,
     )
     if fixed is None or job.mode is Mode.CHECK or outcome.deferred:
         return outcome
@@ -244,7 +246,10 @@ def process_file(job: FileJob, source: bytes | None = None) -> FileOutcome:
                 roots=job.roots,
                 expect=Unchanged(companion.original),
             )
-        write_atomic(job.path, fixed, roots=job.roots, expect=Unchanged(source))
+        if analysis.deleted:
+            delete_file(job.path, roots=job.roots, expect=Unchanged(source))
+        else:
+            write_atomic(job.path, fixed, roots=job.roots, expect=Unchanged(source))
     except FileAccessError as exc:
         return _unwritten(outcome, exc.reason)
     except Exception as exc:

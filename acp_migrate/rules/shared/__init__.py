@@ -13,8 +13,11 @@ share imports LibCST, so a rule imports it inside the methods that run it:
   the shim's import, `shared.generated` lays generated calls out in the project's style);
 - `shared.kinds`: what an expression holds (capabilities, an initialize result, their
   dicts), for the rules that find the field set or read;
-- `shared.legacy_tests`: which tests are about the removed field (ACP008; every rule
-  asks `FileContext.test_state`, which asks it).
+- `shared.legacy_tests`: which tests are about the removed field and what fix does
+  with each (ACP008; every rule asks `FileContext.test_state`, which asks it): its
+  modules `files` (which are tests), `reads` (reading the field), `plans` (a test's
+  fate), `rewrite` (into a per-session test), `compat` (the compatibility test),
+  `leftovers` (fixtures and modules left with no test).
 """
 
 # The removed field, in both spellings, as names and as the bytes a file must hold.
@@ -45,7 +48,7 @@ ADVERTISER_CLASS = "CommandAdvertiser"
 # code, `agent.command_advertiser.commands()` in rewritten tests.
 ADVERTISER = "command_advertiser"
 
-# Tests of the removed behaviour (`shared.legacy_tests`): ACP008 removes them, and in
-# them no other rule reports or edits.
+# Tests of the removed behaviour (`shared.legacy_tests`): ACP008 rewrites or removes them,
+# and in what it edits no other rule reports or edits.
 TEST_RULE = "ACP008"
-KEEP, REMOVE, PARTIAL, LEFT = "keep", "remove", "partial", "left"
+KEEP, REWRITE, REMOVE, PARTIAL, LEFT = "keep", "rewrite", "remove", "partial", "left"

@@ -1,4 +1,4 @@
-# Case: tests reading the removed field as an attribute: those asserting only it go (ACP008); a helper reading it is reported (ACP004)
+# Case: tests reading the removed field as an attribute: those asserting only it go (ACP008); a helper reading it is reported (ACP004); a test of an agent's initialize result is rewritten to test what every session is advertised
 import pytest
 
 from acp.schema import AgentCapabilities, InitializeResponse

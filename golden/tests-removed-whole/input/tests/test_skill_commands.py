@@ -1,4 +1,4 @@
-# Case: tests whose assertions are all about the removed field go whole, an emptied class with them
+# Case: tests whose assertions are all about the removed field go whole, an emptied class with them; a test of an agent's initialize result is rewritten to test what every session is advertised
 import asyncio
 import unittest
 

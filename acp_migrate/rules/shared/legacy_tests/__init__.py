@@ -1,0 +1,160 @@
+"""Tests of the removed behaviour: which tests of a test file are about the removed
+`slash_commands` field, and what `fix` does with each (ACP008 reports and edits; the
+other rules ask `FileContext`, which asks `TestFile`).
+
+Not a rule. One concept a module:
+
+- `files`: which files are test files, and which definitions are tests;
+- `reads`: what a test's values hold, and where it reads the field;
+- `plans`: a test's fate (`keep`, `rewrite`, `remove`, `partial`, `left`);
+- `rewrite`: a test of an agent's initialize-time list, made a per-session one;
+- `compat`: the backward-compatibility test, when the run removes an owned schema's field;
+- `leftovers`: the fixtures only removed tests used, and a module left with no test;
+- `syntax`: small readings of test code they share.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from acp_migrate.cst.names import ImportTable, mentions
+from acp_migrate.rules.shared import KEEP, LEFT, PARTIAL, REMOVE, REWRITE, TEST_RULE
+from acp_migrate.rules.shared.legacy_tests import compat, leftovers
+from acp_migrate.rules.shared.legacy_tests.files import is_test, is_test_class
+from acp_migrate.rules.shared.legacy_tests.plans import ClassPlan, Planner, TestPlan
+from acp_migrate.rules.shared.legacy_tests.reads import TestValues
+from acp_migrate.rules.shared.legacy_tests.syntax import class_body, top_level_statements
+
+if TYPE_CHECKING:
+    from acp_migrate.rules.context import FileContext
+
+__all__ = ["ClassPlan", "TestFile", "TestPlan"]
+
+
+class TestFile:
+    """The tests of one test file and their plans, computed once, on the first question."""
+
+    __test__ = False
+
+    def __init__(self, context: FileContext) -> None:
+        self.context = context
+        self.module = context.module
+        self.imports = ImportTable()
+        for statement in top_level_statements(self.module):
+            if isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    if isinstance(small, (cst.Import, cst.ImportFrom)):
+                        self.imports.add(small)
+        functions = {s.name.value: s for s in self.module.body if isinstance(s, cst.FunctionDef)}
+        self.module_mentions = mentions(self.module)
+        self.values = TestValues(context, self.imports, functions)
+        planner = Planner(self.values, self.module_mentions)
+        self.plans: dict[cst.FunctionDef, TestPlan] = {}
+        self.classes: dict[cst.ClassDef, ClassPlan] = {}
+        self.owner: dict[cst.FunctionDef, cst.ClassDef] = {}
+        module_names = set(functions)
+        for statement in self.module.body:
+            if isinstance(statement, cst.FunctionDef) and is_test(statement, self.imports):
+                self.plans[statement] = planner.plan(statement, statement.name.value, module_names)
+            elif isinstance(statement, cst.ClassDef) and is_test_class(statement, self.imports):
+                members = [m for m in class_body(statement) if isinstance(m, cst.FunctionDef)]
+                names = {m.name.value for m in members}
+                tests = []
+                for member in members:
+                    if is_test(member, self.imports):
+                        plan = planner.plan(member, f"{statement.name.value}::{member.name.value}", names)
+                        self.plans[member] = plan
+                        self.owner[member] = statement
+                        tests.append(plan)
+                removable = bool(tests) and all(t.fate == REMOVE for t in tests)
+                removable = removable and self.module_mentions.get(statement.name.value, 0) == 0
+                self.classes[statement] = ClassPlan(statement, tests, removable)
+        self._effective: set[cst.CSTNode] | None = None
+        self._anchor: cst.CSTNode | None | bool = False  # not looked for yet
+        self._orphans: list[cst.FunctionDef] | None = None
+        self._deleted: bool | None = None
+
+    # -- what fix edits (reports dropped by suppressions or a disabled ACP008 edit nothing)
+    def acts_on(self, node: cst.FunctionDef | cst.ClassDef) -> bool:
+        return not self.context.dropped(node.name, TEST_RULE)
+
+    def removes(self, plan: TestPlan) -> bool:
+        return plan.fate in (REMOVE, PARTIAL) and self.acts_on(plan.function)
+
+    def rewrites(self, plan: TestPlan) -> bool:
+        return plan.fate == REWRITE and self.acts_on(plan.function)
+
+    def removes_class(self, plan: ClassPlan) -> bool:
+        return plan.removable and self.acts_on(plan.node) and all(self.removes(t) for t in plan.tests)
+
+    def removed_nodes(self) -> set[cst.CSTNode]:
+        """Every test, class and statement fix removes, and every field read it rewrites:
+        no other rule acts there."""
+        if self._effective is None:
+            removed: set[cst.CSTNode] = set()
+            for plan in self.plans.values():
+                if self.removes(plan):
+                    removed.update([plan.function] if plan.fate == REMOVE else plan.removed)
+                elif self.rewrites(plan) and plan.rewrite is not None:
+                    removed.update(plan.rewrite.reads)
+            for class_plan in self.classes.values():
+                if self.removes_class(class_plan):
+                    removed.add(class_plan.node)
+            removed.update(f for f in self.orphaned_fixtures() if self.acts_on(f))
+            self._effective = removed
+        return self._effective
+
+    def state(self, lineage: Iterable[cst.CSTNode], scopes: list[cst.ClassDef | cst.FunctionDef]) -> str | None:
+        """What fix does with the test code at this position: `removed` (or rewritten),
+        `left` (a test about the field that fix leaves as it is), `kept`; None: not test code."""
+        removed = self.removed_nodes()
+        if self.deletes_module() or any(node in removed for node in lineage):
+            return "removed"
+        if not scopes:
+            return None
+        outer = scopes[0]
+        if isinstance(outer, cst.FunctionDef):
+            return self._state_of(self.plans.get(outer))  # a test, a fixture or a helper of the file
+        if outer in self.classes:
+            method = scopes[1] if len(scopes) > 1 else None
+            return self._state_of(self.plans.get(method) if isinstance(method, cst.FunctionDef) else None)
+        return None  # a class of the test file that is not a test class (a fake agent)
+
+    def _state_of(self, plan: TestPlan | None) -> str:
+        if plan is None or plan.fate == KEEP:
+            return "kept"
+        if plan.fate == LEFT or not (self.removes(plan) or self.rewrites(plan)):
+            return "left"
+        return "kept"
+
+    # -- what goes with them (leftovers.py) -------------------------------------------------
+    def orphaned_fixtures(self) -> list[cst.FunctionDef]:
+        if self._orphans is None:
+            self._orphans = leftovers.orphaned_fixtures(self)
+        return self._orphans
+
+    def deletes_module(self) -> bool:
+        """Fix removes the file: a module left with no test (unless that report is dropped)."""
+        if self._deleted is None:
+            self._deleted = leftovers.left_without_tests(self) and not self.context.dropped(
+                self.module_anchor(), TEST_RULE
+            )
+        return self._deleted
+
+    def module_anchor(self) -> cst.Name:
+        """Where the report of the module's removal is: the name of its first test or test class."""
+        first = next(s for s in self.module.body if s in self.plans or s in self.classes)
+        assert isinstance(first, (cst.FunctionDef, cst.ClassDef))
+        return first.name
+
+    # -- the backward-compatibility test (compat.py) -----------------------------------------
+    def compat_anchor(self) -> cst.CSTNode | None:
+        if self._anchor is False:
+            self._anchor = compat.compat_anchor(self)
+        return self._anchor  # type: ignore[return-value]
+
+    def compat_test(self, anchor: cst.CSTNode) -> cst.FunctionDef:
+        return compat.compat_test(self, anchor)

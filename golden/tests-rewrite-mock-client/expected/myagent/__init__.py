@@ -1,0 +1,1 @@
+# Part of the case: the package's marker
