@@ -5,6 +5,7 @@ compatibility test."""
 from __future__ import annotations
 
 import ast
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -290,51 +291,6 @@ def test_a_rewritten_test_keeps_its_name_when_the_new_one_is_taken_or_it_is_call
     assert fixed.count("agent.command_advertiser.commands()") == 2
 
 
-# The migrated agent of golden/tests-rewrite-mock-client, in the shape the rewire gives it:
-# told the moved commands at initialize. The advertiser here stands for the runtime shim's
-# (acp_migrate.runtime.CommandAdvertiser, built beside this work), reduced to the contract
-# rewritten tests rely on: `advertise(source)`, then `commands()`, what every session is
-# advertised, the items as given, once by name, before any session and on any client.
-MIGRATED_AGENT = """
-from __future__ import annotations
-
-from dataclasses import dataclass, field
-from typing import Any
-
-from acp.schema import AgentCapabilities, AvailableCommand, InitializeResponse
-
-
-class CommandAdvertiser:
-    def __init__(self) -> None:
-        self._source: Any = ()
-
-    def advertise(self, commands: Any) -> CommandAdvertiser:
-        self._source = commands
-        return self
-
-    def commands(self, session_id: str | None = None) -> list[Any]:
-        found, names = [], set()
-        for command in (self._source() if callable(self._source) else self._source) or ():
-            if command.name not in names:
-                names.add(command.name)
-                found.append(command)
-        return found
-
-
-@dataclass
-class PoolACPAgent:
-    client: Any
-    skills: list[str] = field(default_factory=list)
-    command_advertiser: CommandAdvertiser = field(default_factory=CommandAdvertiser, init=False, repr=False)
-
-    def get_skill_commands(self) -> list[AvailableCommand]:
-        return [AvailableCommand(name=skill, description=f"Run the {skill} skill") for skill in self.skills]
-
-    async def initialize(self, params: Any) -> InitializeResponse:
-        self.command_advertiser.advertise(self.get_skill_commands)
-        return InitializeResponse(protocol_version=1, agent_capabilities=AgentCapabilities(load_session=True))
-"""
-
 # The project runs its async tests itself (AgentPool: pytest-asyncio's auto mode).
 ASYNC_CONFTEST = """
 import asyncio
@@ -359,15 +315,17 @@ GOLDEN_AGENTPOOL = Path(__file__).resolve().parents[1] / "golden" / "tests-rewri
 def test_rewritten_agentpool_tests_fail_when_no_skill_reaches_a_session(tmp_path: Path) -> None:
     """The change issue 22 names: `get_skill_commands()` returning `[]` stops every skill
     reaching any client. After fix, the rewritten tests must catch it."""
-    name = "tests/test_acp_skill_commands.py"
-    fixed, _ = _fixed((GOLDEN_AGENTPOOL / name).read_text(), path=name)
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "myagent").mkdir()
-    (tmp_path / name).write_text(fixed)
+    # The whole project migrated by `fix` (the vendored shim beside the agent), then its
+    # tests run as the project runs them.
+    shutil.copytree(GOLDEN_AGENTPOOL, tmp_path, dirs_exist_ok=True)
     (tmp_path / "conftest.py").write_text(ASYNC_CONFTEST)
-    (tmp_path / "myagent" / "__init__.py").write_text("")
+    migrated = subprocess.run(
+        [sys.executable, "-m", "acp_migrate", "fix", "."], cwd=tmp_path, capture_output=True, text=True, timeout=300
+    )
+    assert migrated.returncode == 0, migrated.stdout + migrated.stderr
     agent = tmp_path / "myagent" / "acp_agent.py"
-    agent.write_text(MIGRATED_AGENT)
+    assert "self.command_advertiser.advertise(self.get_skill_commands)" in agent.read_text()
+    assert (tmp_path / "myagent" / "acp_command_advertiser.py").exists()
 
     def run() -> tuple[int, str]:
         result = subprocess.run(
@@ -384,10 +342,11 @@ def test_rewritten_agentpool_tests_fail_when_no_skill_reaches_a_session(tmp_path
     assert code == 0, output
     assert "PASSED tests/test_acp_skill_commands.py::test_sessions_advertise_skill_commands" in output
 
-    broken = MIGRATED_AGENT.replace(
+    working = agent.read_text()
+    broken = working.replace(
         "        return [AvailableCommand(name=skill", "        return []\n        return [AvailableCommand(name=skill"
     )
-    assert broken != MIGRATED_AGENT
+    assert broken != working
     agent.write_text(broken)
     code, output = run()
     assert code == 1, output

@@ -22,20 +22,20 @@ class PoolACPAgent(ACPAgent):
 
     skills: list[str] = field(default_factory=list)
 
-    command_advertiser: CommandAdvertiser = field(default_factory=CommandAdvertiser, init=False, repr=False)
+    command_advertiser: CommandAdvertiser = field(
+        default_factory=CommandAdvertiser, init=False, repr=False
+    )
 
     def get_skill_commands(self) -> list[AvailableCommand]:
         return [AvailableCommand(name=skill, description=f"Run the {skill} skill") for skill in self.skills]
 
     async def initialize(self, params: Any) -> InitializeResponse:
         self.command_advertiser.bind(self.client)
+        self.command_advertiser.advertise(self.get_skill_commands)
         return InitializeResponse(
             protocol_version=1,
             agent_capabilities=AgentCapabilities(load_session=True),
         )
 
     async def new_session(self, params: Any) -> NewSessionResponse:
-        return self.command_advertiser.attach(
-            NewSessionResponse(session_id="session-1"),
-            always=self.get_skill_commands(),
-        )
+        return NewSessionResponse(session_id="session-1")

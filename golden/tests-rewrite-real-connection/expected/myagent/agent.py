@@ -19,13 +19,13 @@ class SkillAgent(Agent):
         self.command_advertiser.bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.advertise(
+            lambda: [AvailableCommand(name=skill, description=skill) for skill in self.skills]
+        )
         return InitializeResponse(
             protocol_version=protocol_version,
             agent_capabilities=AgentCapabilities(load_session=False),
         )
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
-        return self.command_advertiser.attach(
-            NewSessionResponse(session_id="session-1"),
-            always=[AvailableCommand(name=skill, description=skill) for skill in self.skills],
-        )
+        return NewSessionResponse(session_id="session-1")
