@@ -133,9 +133,8 @@ class RemovedBehaviourTest(Rule):
                 "\n"
                 "def test_old_json_with_slash_commands_still_validates():\n"
                 '    """Old JSON with `slashCommands` still validates, without the field (RFC-0032)."""\n'
-                "    caps = AgentCapabilities.model_validate(\n"
-                '        {"slashCommands": [{"name": "plan", "description": "Create a plan"}]}\n'
-                "    )\n"
+                '    commands = [{"name": "plan", "description": "Create a plan"}]\n'
+                '    caps = AgentCapabilities.model_validate({"slashCommands": commands})\n'
                 '    assert not hasattr(caps, "slash_commands")\n'
             ),
         ),

@@ -90,19 +90,18 @@ def compat_test(tests: TestFile, anchor: cst.CSTNode) -> cst.FunctionDef:
     local, kind = owned_schema(tests) or ("AgentCapabilities", "caps")
     indent = tests.module.default_indent
     newline = tests.module.default_newline
-    commands = '{"slashCommands": [{"name": "plan", "description": "Create a plan"}]}'
+    # Short lines, one call each: what formatters leave as it is at any line length.
+    q = tests.context.settings.style.quote
+    lines = [f"commands = [{{{q}name{q}: {q}plan{q}, {q}description{q}: {q}Create a plan{q}}}]"]
     if kind == "caps":
         owner = "caps"
-        lines = [f"caps = {local}.model_validate(", indent + commands, ")"]
+        lines.append(f"caps = {local}.model_validate({{{q}slashCommands{q}: commands}})")
     else:
         owner = "response.agent_capabilities"
-        lines = [
-            f"response = {local}.model_validate(",
-            indent + "{",
-            indent * 2 + '"protocolVersion": 1,',
-            indent * 2 + f'"agentCapabilities": {commands},',
-            indent + "}",
-            ")",
+        lines += [
+            f"capabilities = {{{q}slashCommands{q}: commands}}",
+            f"old = {{{q}protocolVersion{q}: 1, {q}agentCapabilities{q}: capabilities}}",
+            f"response = {local}.model_validate(old)",
         ]
     method = anchor in tests.owner
     code = newline.join(
@@ -110,7 +109,7 @@ def compat_test(tests: TestFile, anchor: cst.CSTNode) -> cst.FunctionDef:
             f"def {COMPAT_TEST}({'self' if method else ''}):",
             f'{indent}"""Old JSON with `slashCommands` still validates, without the field (RFC-0032)."""',
             *(indent + line for line in lines),
-            f'{indent}assert not hasattr({owner}, "slash_commands")',
+            f"{indent}assert not hasattr({owner}, {q}slash_commands{q})",
             "",
         ]
     )

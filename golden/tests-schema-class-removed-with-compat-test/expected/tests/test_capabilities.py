@@ -7,9 +7,8 @@ from myagent.schema import AgentCapabilities
 
 def test_old_json_with_slash_commands_still_validates():
     """Old JSON with `slashCommands` still validates, without the field (RFC-0032)."""
-    caps = AgentCapabilities.model_validate(
-        {"slashCommands": [{"name": "plan", "description": "Create a plan"}]}
-    )
+    commands = [{"name": "plan", "description": "Create a plan"}]
+    caps = AgentCapabilities.model_validate({"slashCommands": commands})
     assert not hasattr(caps, "slash_commands")
 
 
