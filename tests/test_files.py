@@ -356,3 +356,27 @@ def test_write_checks_the_folder_without_proc_too(tmp_path: Path, monkeypatch: p
 
     assert "is outside the project" in caught.value.reason
     assert (outside / "a.py").read_bytes() == b"old\n" and (project / "b.py").read_bytes() == b"new\n"
+
+
+def test_a_deletion_keeps_the_writers_guards(tmp_path: Path) -> None:
+    from acp_migrate.engine.execution.files import Unchanged, delete_file
+
+    project, outside = tmp_path / "project", tmp_path / "outside"
+    project.mkdir()
+    outside.mkdir()
+    emptied = project / "test_gone.py"
+    emptied.write_bytes(b"x = 1\n")
+    # Changed since it was read (an editor saved it): not deleted.
+    with pytest.raises(FileAccessError, match="changed by someone else"):
+        delete_file(str(emptied), roots=[str(project)], expect=Unchanged(b"y = 2\n"))
+    assert emptied.exists()
+    # A folder of the project that is a link out of it: nothing outside is deleted.
+    (outside / "test_gone.py").write_bytes(b"x = 1\n")
+    (project / "linked").symlink_to(outside)
+    with pytest.raises(FileAccessError, match="outside the project"):
+        delete_file(str(project / "linked" / "test_gone.py"), roots=[str(project)], expect=Unchanged(b"x = 1\n"))
+    assert (outside / "test_gone.py").exists()
+    # Unchanged and inside: deleted; already gone: nothing to do.
+    delete_file(str(emptied), roots=[str(project)], expect=Unchanged(b"x = 1\n"))
+    assert not emptied.exists()
+    delete_file(str(emptied), roots=[str(project)], expect=Unchanged(b"x = 1\n"))

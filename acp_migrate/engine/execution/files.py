@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 _REASONS = {
     errno.EACCES: "permission denied",
@@ -123,32 +124,14 @@ def write_atomic(
     `expect`: what the target held when it was read; if it holds something else now
     (an editor saved it meanwhile), it is refused, not overwritten.
     """
-    target = os.path.realpath(path)
-    directory, name = os.path.split(target)
-    try:
-        folder = os.open(directory, _DIRECTORY_FLAGS | _NOFOLLOW)
-    except OSError as exc:
-        raise FileAccessError(describe_os_error(exc)) from exc
-    try:
-        if roots is not None:
-            _check_inside(folder, directory, name, roots)
+    with _checked_folder(path, roots) as (folder, name):
         _write_in(folder, name, data, create=create, expect=expect)
-    finally:
-        os.close(folder)
 
 
 def delete_file(path: str, *, roots: Sequence[str] | None = None, expect: Unchanged | None = None) -> None:
     """Remove the file (a test module left with no test), with the writer's guards: its
     real folder in `roots`, and still holding what was read (`expect`)."""
-    target = os.path.realpath(path)
-    directory, name = os.path.split(target)
-    try:
-        folder = os.open(directory, _DIRECTORY_FLAGS | _NOFOLLOW)
-    except OSError as exc:
-        raise FileAccessError(describe_os_error(exc)) from exc
-    try:
-        if roots is not None:
-            _check_inside(folder, directory, name, roots)
+    with _checked_folder(path, roots) as (folder, name):
         if not _exists(folder, name):
             return  # gone already (two runs at once)
         if expect is not None:
@@ -157,6 +140,21 @@ def delete_file(path: str, *, roots: Sequence[str] | None = None, expect: Unchan
             os.unlink(name, dir_fd=folder)
         except OSError as exc:
             raise FileAccessError(describe_os_error(exc)) from exc
+
+
+@contextlib.contextmanager
+def _checked_folder(path: str, roots: Sequence[str] | None) -> Iterator[tuple[int, str]]:
+    """(the target's real folder, held open and checked to lie in `roots`; its name)."""
+    target = os.path.realpath(path)
+    directory, name = os.path.split(target)
+    try:
+        folder = os.open(directory, _DIRECTORY_FLAGS | _NOFOLLOW)
+    except OSError as exc:
+        raise FileAccessError(describe_os_error(exc)) from exc
+    try:
+        if roots is not None:
+            _check_inside(folder, directory, name, roots)
+        yield folder, name
     finally:
         os.close(folder)
 
