@@ -37,7 +37,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from acp_migrate.rules.base import Example, Report, Rule
-from acp_migrate.rules.shared import LEFT, LEGACY_TOKENS, PARTIAL, REMOVE
+from acp_migrate.rules.shared import LEFT, LEGACY_KEYS, LEGACY_TOKENS, PARTIAL, REMOVE
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -51,6 +51,7 @@ class RemovedBehaviourTest(Rule):
     summary = "A test whose assertions are about the removed `slash_commands` field is removed, not half-edited."
     fixable = True
     triggers = LEGACY_TOKENS
+    screen_words = LEGACY_KEYS
     examples = (
         Example(
             path="tests/test_capabilities.py",
