@@ -30,6 +30,11 @@ PASSED = {
     "raw string": "x = r'slash_commands'\n",
     "the TODO marker": "# acp-migrate: TODO: advertise `c` per session\n",
     "a syntax error": "def f(:\n    slash_commands\n",
+    "decorator": "@register(slash_commands=[])\ndef f():\n    pass\n",
+    "decorated class": "@dataclass(\n    slash_commands=1,\n)\nclass A:\n    x = 1\n\n\nclass B:\n    y = 2\n",
+    "escaped string": '"""About slash_commands."""\n\n\nx = getattr(caps, "slash\\x5fcommands")\n',
+    "continued string": '"""About slash_commands."""\n\n\nx = getattr(caps, "slash_\\\ncommands")\n',
+    "deep in a class": "class A:\n    def f(self):\n        if x:\n            return {\n                'slashCommands': 1}\n",
     "the TODO marker in a string": "x = '# acp-migrate: TODO'\n",
 }
 

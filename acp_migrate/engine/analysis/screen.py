@@ -34,6 +34,7 @@ def may_report(source: bytes) -> bool:
 def _holds_word(source: bytes, words: set[str]) -> bool:
     import ast
     import warnings
+    from bisect import bisect_left
 
     try:
         with warnings.catch_warnings():  # `"\d"` and the like: not ours to report
@@ -41,6 +42,15 @@ def _holds_word(source: bytes, words: set[str]) -> bool:
             tree = compile(source, "<screen>", "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return True  # the analysis judges, and gives the error
+    # Only statements on the lines that spell a word can hold it: a word is ASCII, and a
+    # string equal to one written another way needs a backslash (`"slash\x5fcommands"`,
+    # a continued line). bytes.splitlines breaks lines where CPython counts them.
+    spelled = [word.encode() for word in words]
+    lines = [
+        number
+        for number, line in enumerate(source.splitlines(), 1)
+        if b"\\" in line or any(word in line for word in spelled)
+    ]
     # Every `str` field of every node is an identifier or a constant's value (`Name.id`,
     # `Attribute.attr`, `keyword.arg`, `arg.arg`, `alias.name`, `Constant.value`, ...),
     # and lists of them (`Global.names`, `MatchClass.kwd_attrs`): read generically, no
@@ -48,6 +58,12 @@ def _holds_word(source: bytes, words: set[str]) -> bool:
     stack: list = [tree]
     while stack:
         node = stack.pop()
+        if isinstance(node, ast.stmt):
+            # (a definition's decorators stand above its first line)
+            first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
+            index = bisect_left(lines, first)
+            if index == len(lines) or lines[index] > node.end_lineno:
+                continue
         for name in node._fields:
             value = getattr(node, name, None)
             if isinstance(value, str):
