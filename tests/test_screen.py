@@ -148,3 +148,4 @@ def test_a_run_where_no_file_passes_the_screen_imports_no_libcst(tmp_path: Path,
     imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if "|" in line}
     assert "acp_migrate.rules" in imported  # (the flag works)
     assert not {name for name in imported if name.split(".")[0] == "libcst"}
+    assert "multiprocessing" not in imported  # no candidate: no worker either

@@ -2,6 +2,7 @@
 
 from acp_migrate.engine.analysis.codemod import analyze_source
 from acp_migrate.engine.analysis.prefilter import may_contain_legacy
+from acp_migrate.engine.analysis.screen import needs_libcst
 from acp_migrate.engine.analysis.vendor import is_vendored
 
-__all__ = ["analyze_source", "is_vendored", "may_contain_legacy"]
+__all__ = ["analyze_source", "is_vendored", "may_contain_legacy", "needs_libcst"]

@@ -79,3 +79,12 @@ def _holds_word(source: bytes, words: set[str]) -> bool:
             elif isinstance(value, ast.AST):
                 stack.append(value)
     return False
+
+
+def needs_libcst(source: bytes, path: str) -> bool:
+    """Whether the analysis of `source` parses it with LibCST: a Python file that the
+    byte prefilter and the screen pass. The runner decides where a file's work runs on
+    it (engine/execution/runner.py); no result depends on it."""
+    from acp_migrate.engine.analysis.prefilter import may_contain_legacy
+
+    return path.lower().endswith((".py", ".pyi")) and may_contain_legacy(source) and may_report(source)

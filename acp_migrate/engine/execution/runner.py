@@ -13,13 +13,11 @@ import functools
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from itertools import chain, islice
-
-from acp_migrate.engine.analysis import analyze_source
+from acp_migrate.engine.analysis import analyze_source, needs_libcst
 from acp_migrate.engine.execution.discover import DiscoveryOptions, PathError, iter_files, under
 from acp_migrate.engine.execution.files import FileAccessError, describe_os_error, read_source, write_atomic
 from acp_migrate.engine.execution.modules import file_system_modules
-from acp_migrate.engine.execution.pool import WORKER_DIED, available_cores, run_in_workers, stop_requested
+from acp_migrate.engine.execution.pool import WORKER_DIED, available_cores, run_in_workers
 from acp_migrate.findings import Finding, SourceError
 from acp_migrate.results import CompanionFile, FileError, FileOutcome, Mode, RunResult
 from acp_migrate.settings import DEFAULT_SETTINGS, ProjectFacts, RuleSettings
@@ -247,16 +245,17 @@ def _internal_error(exc: Exception) -> str:
     return f"internal error: {type(exc).__name__}: {detail}" if detail else f"internal error: {type(exc).__name__}"
 
 
-# Parallelism. Screening a file (read, prefilter) costs microseconds; analysing one that
-# passes costs milliseconds, and LibCST's import a fraction of a second. A run of
-# POOL_MIN_FILES or more sends its paths in batches, while the walk goes on, to one
-# worker per core (engine/execution/pool.py), which screens them and analyses the
-# candidates it meets (importing LibCST at the first: the import overlaps the walk and
-# the other worker's screening); clean files come back as bare display paths
-# (pickling thousands of outcomes would cost more than screening). A smaller run stays
-# here: it never pays for starting workers.
-POOL_MIN_FILES = 32
-BATCH_FILES = 64
+# Parallelism. Screening a file (read, prefilter, screen) costs microseconds; analysing
+# one that passes costs milliseconds, about 10 us per byte, and each process that does
+# pays LibCST's import once, about 0.3 s of CPU: as much as analysing 30 kB. So this
+# process screens every file as the walk streams, and keeps the candidates; a worker
+# is worth its start-up and import only when the candidates' work it takes is more than
+# that import: once the candidates hold POOL_MIN_WORK bytes, they go to one worker per
+# core (engine/execution/pool.py), and those found later follow as they are met. A run
+# whose candidates stay under it (a migrated tree, pre-commit's few files) analyses
+# them here, with one import, and starts no worker.
+LIBCST_IMPORT_BYTES = 30_000
+POOL_MIN_WORK = 2 * LIBCST_IMPORT_BYTES
 
 
 def process_paths(
@@ -264,54 +263,67 @@ def process_paths(
 ) -> Iterator[FileOutcome]:
     """`process_file` over a `template` job for each of `paths` (shown relative to
     `cwd`), one outcome each, in completion order (sort them). `paths` may be a stream
-    (a walk going on): its first POOL_MIN_FILES decide where the run goes."""
+    (a walk going on)."""
     workers = available_cores() if workers is None else workers
     paths = iter(paths)
-    head = list(islice(paths, POOL_MIN_FILES))
-    if workers < 2 or len(head) < POOL_MIN_FILES:
-        for path in chain(head, paths):
-            yield process_file(template.at(path, cwd))
-        return
-    died: list[str] = []
-    batches = _chunks(chain(head, paths), BATCH_FILES)
-    for batch, result in run_in_workers(functools.partial(_process_batch, template, cwd), batches, workers):
-        if result is WORKER_DIED:
-            died += batch
-            continue
-        clean, others = result
-        yield from map(FileOutcome, clean)
-        yield from others
-    # A worker died (a native crash) and took its pool's batches with it: each of their
-    # files goes again, alone in a process, so only a file that kills it is lost.
-    for path in sorted(died):
+    candidates: list[tuple[FileJob, bytes]] = []
+    work = 0
+    for path in paths:
         job = template.at(path, cwd)
+        screened = _screen(job)
+        if isinstance(screened, FileOutcome):
+            yield screened
+            continue
+        candidates.append((job, screened))
+        work += len(screened)
+        if workers >= 2 and work >= POOL_MIN_WORK:
+            yield from _in_workers(candidates, paths, template, cwd, workers)
+            return
+    for job, source in candidates:
+        yield process_file(job, source)
+
+
+def _screen(job: FileJob) -> FileOutcome | bytes:
+    """The outcome of a file that needs no LibCST, else its bytes (a candidate)."""
+    try:
+        source = read_source(job.path)
+    except (FileAccessError, OSError):  # process_file reports it
+        return process_file(job)
+    return source if needs_libcst(source, job.display_path) else process_file(job, source)
+
+
+def _in_workers(
+    candidates: list[tuple[FileJob, bytes]], paths: Iterator[str], template: FileJob, cwd: str, workers: int
+) -> Iterator[FileOutcome]:
+    """The candidates analysed in workers, with those the rest of the walk holds: this
+    process screens it meanwhile, and gives the other outcomes after the workers'."""
+    screened: list[FileOutcome] = []
+
+    def items() -> Iterator[tuple[FileJob, bytes]]:
+        yield from candidates
+        for path in paths:
+            job = template.at(path, cwd)
+            found = _screen(job)
+            if isinstance(found, FileOutcome):
+                screened.append(found)
+            else:
+                yield job, found
+
+    died: list[FileJob] = []
+    for (job, _), outcome in run_in_workers(_analyse, items(), workers):
+        if outcome is WORKER_DIED:
+            died.append(job)
+        else:
+            yield outcome
+    yield from screened
+    # A worker died (a native crash) and took its pool's items with it: each of their
+    # files goes again, alone in a process, so only a file that kills it is lost.
+    for job in sorted(died, key=lambda job: job.path):
         for _, outcome in run_in_workers(process_file, [job], 1):
             if outcome is WORKER_DIED:
                 outcome = FileOutcome(path=job.display_path, error="internal error: the analysis crashed its process")
             yield outcome
 
 
-def _process_batch(template: FileJob, cwd: str, paths: list[str]) -> tuple[list[str], list[FileOutcome]]:
-    """In a worker: (display paths of the files with nothing to say, the other outcomes)."""
-    clean: list[str] = []
-    others: list[FileOutcome] = []
-    for path in paths:
-        if stop_requested():
-            break
-        outcome = process_file(template.at(path, cwd))
-        if outcome == FileOutcome(path=outcome.path):
-            clean.append(outcome.path)
-        else:
-            others.append(outcome)
-    return clean, others
-
-
-def _chunks(items: Iterable[str], size: int) -> Iterator[list[str]]:
-    chunk: list[str] = []
-    for item in items:
-        chunk.append(item)
-        if len(chunk) == size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
+def _analyse(item: tuple[FileJob, bytes]) -> FileOutcome:
+    return process_file(*item)
