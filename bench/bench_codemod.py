@@ -420,6 +420,7 @@ class Case:
     fresh_copy_of: Path | None = None  # run on a fresh copy of this tree (the last argument)
     repeat: int = 1  # runs per round (short cases)
     env: dict[str, str] | None = None  # the environment, when not the bench's own
+    cwd: Path | None = None  # where it runs, when not the work folder
     walls: list[float] = field(default_factory=list)
     max_rss_kb: list[int] = field(default_factory=list)
 
@@ -452,7 +453,7 @@ def run_case(case: Case, work: Path) -> None:
             shutil.rmtree(copy)
             shutil.copytree(case.fresh_copy_of, copy, symlinks=True)
             argv[-1] = str(copy)
-        code, wall, rss = timed(argv, work, case.env)
+        code, wall, rss = timed(argv, case.cwd or work, case.env)
         if code not in case.ok_codes:
             detail = _timed_errors.get(tuple(argv), b"").decode(errors="replace")[-2000:]
             raise SystemExit(f"{case.name}: exit {code} (expected {case.ok_codes}): {' '.join(argv)}\n{detail}")
