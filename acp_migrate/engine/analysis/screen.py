@@ -22,13 +22,21 @@ from acp_migrate.rules import PYTHON_RULES
 
 def may_report(source: bytes) -> bool:
     """False when no Python rule whose triggers `source` holds can report on it."""
+    global _last
+    if _last is not None and _last[0] is source:  # the runner screened it, then analyses it
+        return _last[1]
     words: set[str] = set()
     for rule in PYTHON_RULES:
         if rule.is_candidate(source):
             if rule.screen_words is None:
                 return True
             words |= rule.screen_words
-    return bool(words) and _holds_word(source, words)
+    passed = bool(words) and _holds_word(source, words)
+    _last = (source, passed)  # (held: the object cannot be freed and its id reused)
+    return passed
+
+
+_last: tuple[bytes, bool] | None = None
 
 
 def _holds_word(source: bytes, words: set[str]) -> bool:
