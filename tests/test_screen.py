@@ -22,7 +22,7 @@ PASSED = {
     "attribute": "caps.slash_commands\n",
     "name": "slashCommands = 1\n",
     "dict key": "x = {'slashCommands': []}\n",
-    "string": "getattr(caps, \"slash_commands\")\n",
+    "string": 'getattr(caps, "slash_commands")\n',
     "parameter": "def create(slash_commands=None): ...\n",
     "annotated field": "class Caps:\n    slash_commands: list = []\n",
     "import": "from schema import slash_commands\n",

@@ -37,6 +37,7 @@ def test_the_pool_gives_the_same_result_as_one_process(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: Mode
 ) -> None:
     monkeypatch.setattr(runner, "POOL_MIN_WORK", 1)  # this small project's candidates count as worth a pool
+    monkeypatch.setattr(runner, "BATCH_FILES", 5)  # the rest of the walk in several batches
     pools = []
     run_in_workers = runner.run_in_workers
     monkeypatch.setattr(runner, "run_in_workers", lambda *args: pools.append(args[2]) or run_in_workers(*args))

@@ -13,11 +13,13 @@ import functools
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from itertools import chain
+
 from acp_migrate.engine.analysis import analyze_source, needs_libcst
 from acp_migrate.engine.execution.discover import DiscoveryOptions, PathError, iter_files, under
 from acp_migrate.engine.execution.files import FileAccessError, describe_os_error, read_source, write_atomic
 from acp_migrate.engine.execution.modules import file_system_modules
-from acp_migrate.engine.execution.pool import WORKER_DIED, available_cores, run_in_workers
+from acp_migrate.engine.execution.pool import WORKER_DIED, available_cores, run_in_workers, stop_requested
 from acp_migrate.findings import Finding, SourceError
 from acp_migrate.results import CompanionFile, FileError, FileOutcome, Mode, RunResult
 from acp_migrate.settings import DEFAULT_SETTINGS, ProjectFacts, RuleSettings
@@ -248,14 +250,17 @@ def _internal_error(exc: Exception) -> str:
 # Parallelism. Screening a file (read, prefilter, screen) costs microseconds; analysing
 # one that passes costs milliseconds, about 10 us per byte, and each process that does
 # pays LibCST's import once, about 0.3 s of CPU: as much as analysing 30 kB. So this
-# process screens every file as the walk streams, and keeps the candidates; a worker
-# is worth its start-up and import only when the candidates' work it takes is more than
-# that import: once the candidates hold POOL_MIN_WORK bytes, they go to one worker per
-# core (engine/execution/pool.py), and those found later follow as they are met. A run
-# whose candidates stay under it (a migrated tree, pre-commit's few files) analyses
-# them here, with one import, and starts no worker.
+# process screens the files as the walk streams, and keeps the candidates; workers are
+# worth their start-up and import only when the candidates' work is more than that:
+# once the candidates hold POOL_MIN_WORK bytes, they go to one worker per core
+# (engine/execution/pool.py), and so does the rest of the walk, in batches of paths
+# that the workers screen and analyse (clean files come back as bare paths: pickling
+# thousands of outcomes would cost more than screening). A run whose candidates stay
+# under it (a migrated tree, pre-commit's few files) analyses them here, with one
+# import, and starts no worker.
 LIBCST_IMPORT_BYTES = 30_000
 POOL_MIN_WORK = 2 * LIBCST_IMPORT_BYTES
+BATCH_FILES = 64
 
 
 def process_paths(
@@ -295,27 +300,18 @@ def _screen(job: FileJob) -> FileOutcome | bytes:
 def _in_workers(
     candidates: list[tuple[FileJob, bytes]], paths: Iterator[str], template: FileJob, cwd: str, workers: int
 ) -> Iterator[FileOutcome]:
-    """The candidates analysed in workers, with those the rest of the walk holds: this
-    process screens it meanwhile, and gives the other outcomes after the workers'."""
-    screened: list[FileOutcome] = []
-
-    def items() -> Iterator[tuple[FileJob, bytes]]:
-        yield from candidates
-        for path in paths:
-            job = template.at(path, cwd)
-            found = _screen(job)
-            if isinstance(found, FileOutcome):
-                screened.append(found)
-            else:
-                yield job, found
-
+    """The candidates found so far, then the rest of the walk in batches, in workers."""
+    items = chain(((job, source) for job, source in candidates), _chunks(paths, BATCH_FILES))
     died: list[FileJob] = []
-    for (job, _), outcome in run_in_workers(_analyse, items(), workers):
-        if outcome is WORKER_DIED:
-            died.append(job)
+    for item, result in run_in_workers(functools.partial(_work, template, cwd), items, workers):
+        if result is WORKER_DIED:
+            died += [item[0]] if isinstance(item, tuple) else [template.at(path, cwd) for path in item]
+        elif isinstance(result, FileOutcome):
+            yield result
         else:
-            yield outcome
-    yield from screened
+            clean, others = result
+            yield from map(FileOutcome, clean)
+            yield from others
     # A worker died (a native crash) and took its pool's items with it: each of their
     # files goes again, alone in a process, so only a file that kills it is lost.
     for job in sorted(died, key=lambda job: job.path):
@@ -325,5 +321,30 @@ def _in_workers(
             yield outcome
 
 
-def _analyse(item: tuple[FileJob, bytes]) -> FileOutcome:
-    return process_file(*item)
+def _work(template: FileJob, cwd: str, item: tuple[FileJob, bytes] | list[str]):
+    """In a worker: a candidate's outcome, or for a batch of paths (display paths of the
+    files with nothing to say, the other outcomes)."""
+    if isinstance(item, tuple):
+        return process_file(*item)
+    clean: list[str] = []
+    others: list[FileOutcome] = []
+    for path in item:
+        if stop_requested():
+            break
+        outcome = process_file(template.at(path, cwd))
+        if outcome == FileOutcome(path=outcome.path):
+            clean.append(outcome.path)
+        else:
+            others.append(outcome)
+    return clean, others
+
+
+def _chunks(items: Iterable[str], size: int) -> Iterator[list[str]]:
+    chunk: list[str] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
