@@ -90,9 +90,10 @@ def _holds_word(source: bytes, words: set[str]) -> bool:
 
 
 def needs_libcst(source: bytes, path: str) -> bool:
-    """Whether the analysis of `source` parses it with LibCST: a Python file that the
-    byte prefilter and the screen pass. The runner decides where a file's work runs on
-    it (engine/execution/runner.py); no result depends on it."""
+    """Whether the analysis of `source` may parse it with LibCST: a Python file that the
+    byte prefilter and the screen pass (a vendored shim's copy too, which it reads
+    without). The runner decides where a file's work runs on it, the project decision
+    which files it reads; no result depends on it."""
     from acp_migrate.engine.analysis.prefilter import may_contain_legacy
 
     return path.lower().endswith((".py", ".pyi")) and may_contain_legacy(source) and may_report(source)
