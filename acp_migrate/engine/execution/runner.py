@@ -9,6 +9,7 @@ applied to the paths discovery finds (`process_paths`).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -104,11 +105,14 @@ def run(
                 progress(len(outcomes), found)  # a big run's outcomes come after its walk
             yield path
 
-    for outcome in process_paths(discovered(), template, cwd, workers):
-        outcomes.append(outcome)
-        if progress is not None:
-            # The walk may still be going on: the total grows until it ends.
-            progress(len(outcomes), found)
+    # Closed here when a stop interrupts this loop, not whenever the traceback lets go of
+    # it: a pool still working waits for its workers' current files (pool.py).
+    with contextlib.closing(process_paths(discovered(), template, cwd, workers)) as processed:
+        for outcome in processed:
+            outcomes.append(outcome)
+            if progress is not None:
+                # The walk may still be going on: the total grows until it ends.
+                progress(len(outcomes), found)
     if any(outcome.deferred for outcome in outcomes):
         outcomes = _decide_and_redo(outcomes, template, paths, discovery_options, cwd)
     return RunResult(
@@ -303,15 +307,16 @@ def _in_workers(
     """The candidates found so far, then the rest of the walk in batches, in workers."""
     items = chain(((job, source) for job, source in candidates), _chunks(paths, BATCH_FILES))
     died: list[FileJob] = []
-    for item, result in run_in_workers(functools.partial(_work, template, cwd), items, workers):
-        if result is WORKER_DIED:
-            died += [item[0]] if isinstance(item, tuple) else [template.at(path, cwd) for path in item]
-        elif isinstance(result, FileOutcome):
-            yield result
-        else:
-            clean, others = result
-            yield from map(FileOutcome, clean)
-            yield from others
+    with contextlib.closing(run_in_workers(functools.partial(_work, template, cwd), items, workers)) as results:
+        for item, result in results:
+            if result is WORKER_DIED:
+                died += [item[0]] if isinstance(item, tuple) else [template.at(path, cwd) for path in item]
+            elif isinstance(result, FileOutcome):
+                yield result
+            else:
+                clean, others = result
+                yield from map(FileOutcome, clean)
+                yield from others
     # A worker died (a native crash) and took its pool's items with it: each of their
     # files goes again, alone in a process, so only a file that kills it is lost.
     for job in sorted(died, key=lambda job: job.path):
