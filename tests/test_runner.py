@@ -261,9 +261,10 @@ def test_progress_follows_the_walk_then_the_files(project: Path, monkeypatch: py
         write(project / f"m{index // 100}" / f"f{index}.py", b"x = 1\n")
     calls: list[tuple[int, int]] = []
 
-    run(Mode.CHECK, ["."], progress=lambda done, total: calls.append((done, total)), workers=2)  # outcomes after the walk
+    run(Mode.CHECK, ["."], progress=lambda done, total: calls.append((done, total)), workers=2)
 
     assert calls[-1] == (1100, 1100)
-    assert (0, 1024) in calls  # while the walk goes on, before any outcome
+    assert calls[0] == (1, 1)  # each file is screened as the walk finds it
+    assert (1023, 1024) in calls  # and every 1024 files the walk finds
     assert all(done <= total for done, total in calls)
     assert [done for done, _ in calls] == sorted(done for done, _ in calls)

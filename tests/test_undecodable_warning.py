@@ -92,7 +92,7 @@ def test_stdin_warns_too(tmp_path: Path) -> None:
 def test_the_warning_survives_screening_in_batches(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int
 ) -> None:
-    monkeypatch.setattr(runner, "POOL_MIN_FILES", 1)
+    monkeypatch.setattr(runner, "POOL_MIN_WORK", 1)
     monkeypatch.chdir(project(tmp_path / "p"))
     result = run(Mode.CHECK, ["."], workers=workers)
     assert [(w.path, w.reason[:22]) for w in result.warnings] == [("latin.py", "cannot decode as utf-8")]

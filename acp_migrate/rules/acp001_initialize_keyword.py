@@ -69,6 +69,7 @@ class InitializeKeyword(Rule):
     )
     fixable = True
     triggers = LEGACY_TOKENS
+    screen_words = LEGACY_KEYS
     names_looked_up = frozenset({ADVERTISER_CLASS})  # the rewire asks whether it is imported
     examples = (
         Example(

@@ -38,6 +38,7 @@ class CapabilitiesDictKey(Rule):
     summary = '`"slashCommands"` inside `"agentCapabilities"` of a dict advertises commands at initialize.'
     fixable = True
     triggers = LEGACY_TOKENS
+    screen_words = LEGACY_KEYS
     names_looked_up = frozenset({ADVERTISER_CLASS})  # the rewire asks whether it is imported
     examples = (
         Example(

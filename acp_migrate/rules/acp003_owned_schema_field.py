@@ -54,6 +54,7 @@ class OwnedSchemaField(Rule):
     summary = "A schema this project owns declares or forwards the legacy `slash_commands` field."
     fixable = True
     triggers = LEGACY_TOKENS
+    screen_words = LEGACY_KEYS
     names_looked_up = frozenset({ADVERTISER_CLASS})  # the rewire asks whether it is imported
     examples = (
         Example(

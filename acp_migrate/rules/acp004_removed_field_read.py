@@ -51,6 +51,7 @@ class RemovedFieldRead(Rule):
     summary = "Code reads `slash_commands` from capabilities, where it no longer exists."
     fixable = False
     triggers = LEGACY_TOKENS
+    screen_words = LEGACY_KEYS
     examples = (
         Example(
             before=(

@@ -36,7 +36,7 @@ Resolving it, by the reason `fix` gave (docs/runtime.md, "API"):
 from __future__ import annotations
 
 from acp_migrate.rules.base import Example, Rule
-from acp_migrate.rules.shared import LEGACY_TOKENS
+from acp_migrate.rules.shared import LEGACY_KEYS, LEGACY_TOKENS
 
 
 class CommandsNotAdvertised(Rule):
@@ -47,6 +47,7 @@ class CommandsNotAdvertised(Rule):
     # Reported by the rules that remove a list (`shared.advertised.keep_advertised`),
     # in files that hold the field.
     triggers = LEGACY_TOKENS
+    screen_words = LEGACY_KEYS
     examples = (
         Example(
             before=(

@@ -49,7 +49,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from acp_migrate.rules.base import Example, Report, Rule
-from acp_migrate.rules.shared import LEFT, LEGACY_TOKENS, PARTIAL, REMOVE, REWRITE
+from acp_migrate.rules.shared import LEFT, LEGACY_KEYS, LEGACY_TOKENS, PARTIAL, REMOVE, REWRITE
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -63,6 +63,7 @@ class RemovedBehaviourTest(Rule):
     summary = "A test of the removed `slash_commands` field is rewritten to test the per-session advertisement, or removed."
     fixable = True
     triggers = LEGACY_TOKENS
+    screen_words = LEGACY_KEYS
     examples = (
         Example(
             path="tests/test_capabilities.py",

@@ -49,6 +49,12 @@ class Rule:
     # Byte strings one of which every file this rule can report on contains: a file
     # holding none is not a candidate for it (the byte prefilter is their union).
     triggers: ClassVar[tuple[bytes, ...]] = ()
+    # Words every file this rule reports on holds as a construct, in CPython's tree: an
+    # identifier (name, attribute, keyword, parameter, definition, import) or a `str`
+    # constant equal to one. The screen (engine/analysis/screen.py) clears a candidate
+    # holding none without LibCST. None: the screen cannot judge for this rule (what it
+    # reports is not in that tree: a comment), so its triggers alone decide.
+    screen_words: ClassVar[frozenset[str] | None] = None
     # Names the rule looks up in a file's imports though the file's code need not
     # mention them: check's hollowing keeps the imports binding them.
     names_looked_up: ClassVar[frozenset[str]] = frozenset()

@@ -97,7 +97,9 @@ DEEP_FORMS = {
     "attribute_chain": lambda n: "x = a" + ".b" * n + ".slash_commands\n",
     "call_chain": lambda n: "x = f" + "()" * n + ".slash_commands\n",
     "subscript_chain": lambda n: "x = a" + "[0]" * n + ".slash_commands\n",
-    "string_concatenation": lambda n: "x = " + '"a" ' * n + '"slash_commands"\n',
+    # (the name beside it: a token only inside a concatenation is no legacy site, which
+    # the screen clears before any parse)
+    "string_concatenation": lambda n: "x = [slash_commands, " + '"a" ' * n + '"b"]\n',
     "elif_chain": lambda n: "if a:\n    pass\n" + "elif b:\n    pass\n" * n + "x = slash_commands\n",
     "nested_ifs": lambda n: "".join("    " * i + "if a:\n" for i in range(n)) + "    " * n + "x = slash_commands\n",
     "walrus": lambda n: "x = " + "(y := " * n + "slash_commands" + ")" * n + "\n",

@@ -36,8 +36,8 @@ def make_project(root: Path) -> None:
 def test_the_pool_gives_the_same_result_as_one_process(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: Mode
 ) -> None:
-    monkeypatch.setattr(runner, "POOL_MIN_FILES", 1)  # this small project counts as big
-    monkeypatch.setattr(runner, "BATCH_FILES", 5)  # several batches
+    monkeypatch.setattr(runner, "POOL_MIN_WORK", 1)  # this small project's candidates count as worth a pool
+    monkeypatch.setattr(runner, "BATCH_FILES", 5)  # the rest of the walk in several batches
     pools = []
     run_in_workers = runner.run_in_workers
     monkeypatch.setattr(runner, "run_in_workers", lambda *args: pools.append(args[2]) or run_in_workers(*args))
@@ -61,7 +61,7 @@ def test_a_big_run_leaves_libcst_to_its_workers(tmp_path: Path) -> None:
     script = (
         "import sys\n"
         "from acp_migrate.engine.execution import runner\n"
-        "runner.POOL_MIN_FILES = 1\n"
+        "runner.POOL_MIN_WORK = 1\n"
         f"result = runner.run('check', [{str(tmp_path / 'project')!r}], workers=2)\n"
         "print(len(result.findings), 'libcst' in sys.modules)\n"
     )
@@ -71,13 +71,25 @@ def test_a_big_run_leaves_libcst_to_its_workers(tmp_path: Path) -> None:
     assert int(findings) >= 12 and libcst_here == "False"
 
 
-def test_a_small_run_starts_no_pool(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(runner, "run_in_workers", lambda *args: pytest.fail("pool"))
-    for index in range(runner.POOL_MIN_FILES - 1):
-        (tmp_path / f"legacy_{index}.py").write_text(LEGACY_SNIPPETS[0])
+@pytest.mark.parametrize("candidates", [10, 11])
+def test_workers_start_only_for_candidates_worth_their_import(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, candidates: int
+) -> None:
+    """Clean files cost nothing to screen; the candidates' bytes decide (POOL_MIN_WORK)."""
+    snippet = LEGACY_SNIPPETS[0]
+    monkeypatch.setattr(runner, "POOL_MIN_WORK", 10 * len(snippet.encode()) + 1)
+    pools = []
+    run_in_workers = runner.run_in_workers
+    monkeypatch.setattr(runner, "run_in_workers", lambda *args: pools.append(args[2]) or run_in_workers(*args))
+    for index in range(candidates):
+        (tmp_path / f"legacy_{index}.py").write_text(snippet)
+    for index in range(100):
+        (tmp_path / f"clean_{index}.py").write_text(f'"""Not slash_commands: {index}."""\n')
     monkeypatch.chdir(tmp_path)
     result = run(Mode.CHECK, ["."], workers=2)
-    assert len({finding.path for finding in result.findings}) == runner.POOL_MIN_FILES - 1
+    assert len({finding.path for finding in result.findings}) == candidates
+    assert len(result.files) == candidates + 100
+    assert pools == ([] if candidates == 10 else [2])
 
 
 def _crashing_analysis(real):
@@ -91,7 +103,7 @@ def _crashing_analysis(real):
 
 @pytest.mark.skipif(sys.platform != "linux", reason="the fork start method carries the patched analysis")
 def test_a_crashing_worker_costs_only_its_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(runner, "POOL_MIN_FILES", 1)
+    monkeypatch.setattr(runner, "POOL_MIN_WORK", 1)
     make_project(tmp_path / "project")
     for index in range(2):
         (tmp_path / "project" / f"crash_{index}.py").write_text(LEGACY_SNIPPETS[1])
@@ -158,7 +170,8 @@ def test_a_clean_file_imports_neither_libcst_nor_pydantic_nor_the_pool(tmp_path:
 
 
 def test_a_few_legacy_files_are_fixed_without_a_pool(tmp_path: Path) -> None:
-    for index in range(runner.POOL_MIN_FILES - 1):
+    assert 31 * len(LEGACY_SNIPPETS[0].encode()) < runner.POOL_MIN_WORK
+    for index in range(31):
         (tmp_path / f"legacy_{index}.py").write_text(LEGACY_SNIPPETS[0])
     modules = _modules_after_check(tmp_path, tmp_path)
     assert "libcst" in modules and "concurrent.futures.process" not in modules

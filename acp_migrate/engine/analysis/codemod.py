@@ -1,7 +1,7 @@
-"""Per-source analysis: prefilter, parse once, run every rule in one traversal, apply edits.
+"""Per-source analysis: prefilter, screen, parse once, run every rule in one traversal, apply edits.
 
-LibCST is imported only when a file passes the byte prefilter (the rules' declarations
-do not need it), so a clean run costs little more than reading the files.
+LibCST is imported only when a file passes the byte prefilter and the screen (the
+rules' declarations do not need it), so a clean run costs little more than reading the files.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import os
 import re
 
 from acp_migrate.engine.analysis.prefilter import may_contain_legacy
+from acp_migrate.engine.analysis.screen import may_report
 from acp_migrate.engine.analysis.suppressions import ReportFilter
 from acp_migrate.findings import Finding, SourceAnalysis, SourceError
 from acp_migrate.settings import DEFAULT_SETTINGS, RuleSettings
@@ -425,6 +426,9 @@ def analyze_source(
         analysis = _analyze_document(
             source.decode(encoding), document_rules, path=path, fix=fix, encoding=encoding, report_filter=report_filter
         )
+    elif len(source) <= MAX_PARSE_BYTES and not may_report(source):
+        # The screen: no construct a rule reports on (a token only in prose, say).
+        analysis = SourceAnalysis(encoding=encoding)
     else:
         analysis = _analyze_candidate(
             source,

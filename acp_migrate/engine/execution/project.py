@@ -17,11 +17,10 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from acp_migrate.engine.analysis import analyze_source
+from acp_migrate.engine.analysis import analyze_source, needs_libcst
 from acp_migrate.engine.execution.discover import DiscoveryOptions, iter_files
 from acp_migrate.engine.execution.files import read_source
 from acp_migrate.engine.execution.modules import file_system_modules
-from acp_migrate.engine.analysis import may_contain_legacy
 from acp_migrate.findings import Finding, SourceError
 from acp_migrate.settings import ProjectFacts, RuleSettings
 
@@ -80,16 +79,24 @@ def decide(
 
 
 def _callers_of(path: str, settings: RuleSettings, cwd: str) -> Callers:
+    """The callers of an owned schema in the file at `path`: only a file the screen
+    passes can hold one, and its findings are all that is needed (check's analysis,
+    which computes no fixed source)."""
     try:
         source = read_source(path)
     except Exception:  # unreadable: the run reports it if it is the run's
         return []
-    if not may_contain_legacy(source):
+    if not needs_libcst(source, path):
         return []
     display = os.path.relpath(path, cwd) if path.startswith(cwd + os.sep) else path
     try:
         analysis = analyze_source(
-            source, path=display, settings=settings, modules=file_system_modules(path), project=ProjectFacts()
+            source,
+            path=display,
+            fix=False,
+            settings=settings,
+            modules=file_system_modules(path),
+            project=ProjectFacts(),
         )
     except SourceError:
         return []

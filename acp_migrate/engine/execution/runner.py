@@ -9,14 +9,15 @@ applied to the paths discovery finds (`process_paths`).
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import functools
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from itertools import chain, islice
+from itertools import chain
 
-from acp_migrate.engine.analysis import analyze_source
+from acp_migrate.engine.analysis import analyze_source, needs_libcst
 from acp_migrate.engine.execution.discover import DiscoveryOptions, PathError, iter_files, under
 from acp_migrate.engine.execution.files import (
     FileAccessError,
@@ -143,11 +144,14 @@ def run(
                 progress(len(outcomes), found)  # a big run's outcomes come after its walk
             yield path
 
-    for outcome in process_paths(discovered(), template, cwd, workers):
-        outcomes.append(outcome)
-        if progress is not None:
-            # The walk may still be going on: the total grows until it ends.
-            progress(len(outcomes), found)
+    # Closed here when a stop interrupts this loop, not whenever the traceback lets go of
+    # it: a pool still working waits for its workers' current files (pool.py).
+    with contextlib.closing(process_paths(discovered(), template, cwd, workers)) as processed:
+        for outcome in processed:
+            outcomes.append(outcome)
+            if progress is not None:
+                # The walk may still be going on: the total grows until it ends.
+                progress(len(outcomes), found)
     if any(outcome.deferred for outcome in outcomes):
         outcomes = _decide_and_redo(outcomes, template, paths, discovery_options, cwd)
     if leftovers:
@@ -297,15 +301,19 @@ def _internal_error(exc: Exception) -> str:
     return f"internal error: {type(exc).__name__}: {detail}" if detail else f"internal error: {type(exc).__name__}"
 
 
-# Parallelism. Screening a file (read, prefilter) costs microseconds; analysing one that
-# passes costs milliseconds, and LibCST's import a fraction of a second. A run of
-# POOL_MIN_FILES or more sends its paths in batches, while the walk goes on, to one
-# worker per core (engine/execution/pool.py), which screens them and analyses the
-# candidates it meets (importing LibCST at the first: the import overlaps the walk and
-# the other worker's screening); clean files come back as bare display paths
-# (pickling thousands of outcomes would cost more than screening). A smaller run stays
-# here: it never pays for starting workers.
-POOL_MIN_FILES = 32
+# Parallelism. Screening a file (read, prefilter, screen) costs microseconds; analysing
+# one that passes costs milliseconds, about 10 us per byte, and each process that does
+# pays LibCST's import once, about 0.3 s of CPU: as much as analysing 30 kB. So this
+# process screens the files as the walk streams, and keeps the candidates; workers are
+# worth their start-up and import only when the candidates' work is more than that:
+# once the candidates hold POOL_MIN_WORK bytes, they go to one worker per core
+# (engine/execution/pool.py), and so does the rest of the walk, in batches of paths
+# that the workers screen and analyse (clean files come back as bare paths: pickling
+# thousands of outcomes would cost more than screening). A run whose candidates stay
+# under it (a migrated tree, pre-commit's few files) analyses them here, with one
+# import, and starts no worker.
+LIBCST_IMPORT_BYTES = 30_000
+POOL_MIN_WORK = 2 * LIBCST_IMPORT_BYTES
 BATCH_FILES = 64
 
 
@@ -314,38 +322,68 @@ def process_paths(
 ) -> Iterator[FileOutcome]:
     """`process_file` over a `template` job for each of `paths` (shown relative to
     `cwd`), one outcome each, in completion order (sort them). `paths` may be a stream
-    (a walk going on): its first POOL_MIN_FILES decide where the run goes."""
+    (a walk going on)."""
     workers = available_cores() if workers is None else workers
     paths = iter(paths)
-    head = list(islice(paths, POOL_MIN_FILES))
-    if workers < 2 or len(head) < POOL_MIN_FILES:
-        for path in chain(head, paths):
-            yield process_file(template.at(path, cwd))
-        return
-    died: list[str] = []
-    batches = _chunks(chain(head, paths), BATCH_FILES)
-    for batch, result in run_in_workers(functools.partial(_process_batch, template, cwd), batches, workers):
-        if result is WORKER_DIED:
-            died += batch
-            continue
-        clean, others = result
-        yield from map(FileOutcome, clean)
-        yield from others
-    # A worker died (a native crash) and took its pool's batches with it: each of their
-    # files goes again, alone in a process, so only a file that kills it is lost.
-    for path in sorted(died):
+    candidates: list[tuple[FileJob, bytes]] = []
+    work = 0
+    for path in paths:
         job = template.at(path, cwd)
+        screened = _screen(job)
+        if isinstance(screened, FileOutcome):
+            yield screened
+            continue
+        candidates.append((job, screened))
+        work += len(screened)
+        if workers >= 2 and work >= POOL_MIN_WORK:
+            yield from _in_workers(candidates, paths, template, cwd, workers)
+            return
+    for job, source in candidates:
+        yield process_file(job, source)
+
+
+def _screen(job: FileJob) -> FileOutcome | bytes:
+    """The outcome of a file that needs no LibCST, else its bytes (a candidate)."""
+    try:
+        source = read_source(job.path)
+    except (FileAccessError, OSError):  # process_file reports it
+        return process_file(job)
+    return source if needs_libcst(source, job.display_path) else process_file(job, source)
+
+
+def _in_workers(
+    candidates: list[tuple[FileJob, bytes]], paths: Iterator[str], template: FileJob, cwd: str, workers: int
+) -> Iterator[FileOutcome]:
+    """The candidates found so far, then the rest of the walk in batches, in workers."""
+    items = chain(((job, source) for job, source in candidates), _chunks(paths, BATCH_FILES))
+    died: list[FileJob] = []
+    with contextlib.closing(run_in_workers(functools.partial(_work, template, cwd), items, workers)) as results:
+        for item, result in results:
+            if result is WORKER_DIED:
+                died += [item[0]] if isinstance(item, tuple) else [template.at(path, cwd) for path in item]
+            elif isinstance(result, FileOutcome):
+                yield result
+            else:
+                clean, others = result
+                yield from map(FileOutcome, clean)
+                yield from others
+    # A worker died (a native crash) and took its pool's items with it: each of their
+    # files goes again, alone in a process, so only a file that kills it is lost.
+    for job in sorted(died, key=lambda job: job.path):
         for _, outcome in run_in_workers(process_file, [job], 1):
             if outcome is WORKER_DIED:
                 outcome = FileOutcome(path=job.display_path, error="internal error: the analysis crashed its process")
             yield outcome
 
 
-def _process_batch(template: FileJob, cwd: str, paths: list[str]) -> tuple[list[str], list[FileOutcome]]:
-    """In a worker: (display paths of the files with nothing to say, the other outcomes)."""
+def _work(template: FileJob, cwd: str, item: tuple[FileJob, bytes] | list[str]):
+    """In a worker: a candidate's outcome, or for a batch of paths (display paths of the
+    files with nothing to say, the other outcomes)."""
+    if isinstance(item, tuple):
+        return process_file(*item)
     clean: list[str] = []
     others: list[FileOutcome] = []
-    for path in paths:
+    for path in item:
         if stop_requested():
             break
         outcome = process_file(template.at(path, cwd))
