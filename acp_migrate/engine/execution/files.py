@@ -195,11 +195,8 @@ def _write_in(folder: int, name: str, data: bytes, *, create: bool, expect: Unch
 
     temp_name = f".{name}.{os.getpid()}.{os.urandom(4).hex()}{TEMP_SUFFIX}"
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
-    try:
+    try:  # from the open on: a stop arriving right after it leaves no temp file behind
         fd = os.open(temp_name, flags, 0o600, dir_fd=folder)
-    except OSError as exc:
-        raise FileAccessError(describe_os_error(exc)) from exc
-    try:
         with os.fdopen(fd, "wb") as stream:
             stream.write(data)
             stream.flush()
