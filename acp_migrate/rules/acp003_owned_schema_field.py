@@ -4,8 +4,9 @@ field themselves.
 In a module that defines `class AgentCapabilities` or `class InitializeResponse`
 (often subclassing the SDK's models), this rule removes: the `slash_commands` field
 and its attribute docstring; the `slash_commands` parameter of their `create`
-classmethods, with its entry in the docstring (Google, NumPy or Sphinx style); and
-the keyword that forwards it inside `create` (`cls(..., slash_commands=...)`). A
+classmethods and `__init__` (a `.pyi` stub's too), with its entry in the docstring
+(Google, NumPy or Sphinx style); and the keyword that forwards it inside them
+(`cls(..., slash_commands=...)`, `super().__init__(..., slash_commands=...)`). A
 parameter still used for anything else in the body is reported, not removed.
 
 The field goes only when no caller that passes it is left after the run: a caller
@@ -46,6 +47,11 @@ def _string_statement(statement: cst.BaseStatement) -> cst.SimpleString | None:
         if isinstance(small, cst.Expr) and isinstance(small.value, cst.SimpleString):
             return small.value
     return None
+
+
+# Methods of an owned schema whose parameters build it: a `create` classmethod, and
+# `__init__` (hand-written, or declared in a `.pyi` stub).
+FACTORY_METHODS = frozenset({"create", "__init__"})
 
 
 class OwnedSchemaField(Rule):
@@ -142,8 +148,9 @@ class OwnedSchemaField(Rule):
         from acp_migrate.rules.context import all_params
 
         owned = self.context.schema_method()
-        if owned is None or node.name.value != "create":
+        if owned is None or node.name.value not in FACTORY_METHODS:
             return
+        method = f"{owned[0]}.{node.name.value}"
         forwarded = mentions(_ForwardingValues.of(node))
         used = self.context.mentions_in(node)
         legacy = [p for p in all_params(node.params) if p.name.value in LEGACY_KEYS]
@@ -158,13 +165,13 @@ class OwnedSchemaField(Rule):
                     Report(
                         param,
                         self.code,
-                        f"parameter `{name}` of {owned[0]}.create is used for more than forwarding "
+                        f"parameter `{name}` of {method} is used for more than forwarding "
                         "the legacy field; remove those uses, then the parameter",
                         fixable=False,
                     )
                 )
                 continue
-            message = f"parameter `{name}` of {owned[0]}.create feeds the legacy field"
+            message = f"parameter `{name}` of {method} feeds the legacy field"
             with self.context.fix(Report(param, self.code, message, fixable=True)):
                 if param is removable[0]:  # the docstring entries go with the first parameter's fix
                     self._remove_doc_entries(node.body, {p.name.value for p in removable})
@@ -174,7 +181,7 @@ class OwnedSchemaField(Rule):
         from acp_migrate.rules.shared.advertised import is_legacy_factory, remove_advertised
 
         owned = self.context.schema_method()
-        if owned is None or owned[1].name.value != "create" or is_legacy_factory(self.context, node.func):
+        if owned is None or owned[1].name.value not in FACTORY_METHODS or is_legacy_factory(self.context, node.func):
             return  # ACP001 covers the schema factories themselves
         for arg in node.args:
             if arg.keyword is not None and arg.keyword.value in LEGACY_KEYS:

@@ -192,7 +192,16 @@ class EditApplier(cst.CSTTransformer):
                 body.append(updated)
                 body.extend(after.get(original, ()))
             removed = set(positions)
+        leading = 0 in removed and bool(body) and body[0] is updated_node.body[0]
         body = layout.remove_statements(body, removed)
+        headed = isinstance(updated_node, cst.Module) and any(line.comment for line in updated_node.header)
+        if leading and body and isinstance(updated_node, cst.Module) and not headed:
+            # The module's first statement went: the next one starts the file, as a
+            # formatter writes it, with no blank line above it (its comments stay).
+            lines = list(body[0].leading_lines)
+            while lines and lines[0].comment is None:
+                lines.pop(0)
+            body[0] = body[0].with_changes(leading_lines=lines)
         if not body and isinstance(updated_node, cst.IndentedBlock):
             body = [cst.SimpleStatementLine([cst.Pass()])]
         return updated_node.with_changes(body=body)

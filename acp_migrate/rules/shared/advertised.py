@@ -58,9 +58,10 @@ def sole_statement(context: FileContext, small: cst.BaseSmallStatement) -> cst.S
 
 
 def _forwards_schema_parameter(context: FileContext, value: cst.BaseExpression) -> bool:
-    """True for `slash_commands=slash_commands or []` inside an owned schema `create`."""
+    """True for `slash_commands=slash_commands or []` inside an owned schema's `create`
+    or `__init__`."""
     owned = context.schema_method()
-    if owned is None or owned[1].name.value != "create":
+    if owned is None or owned[1].name.value not in {"create", "__init__"}:
         return False
     legacy_params = {p.name.value for p in all_params(owned[1].params)} & LEGACY_KEYS
     names = set(mentions(value))

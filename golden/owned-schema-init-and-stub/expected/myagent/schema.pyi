@@ -1,0 +1,3 @@
+class AgentCapabilities:
+    load_session: bool
+    def __init__(self, *, load_session: bool = ...) -> None: ...
