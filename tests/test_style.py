@@ -198,7 +198,7 @@ line-length = {length}
 [tool.ruff.format]
 quote-style = "{quote}"
 [tool.ruff.lint]
-select = ["E", "W", "F", "I", "Q", "UP"]
+select = ["E", "W", "F", "I", "Q", "UP", "D205", "D209"]  # D2: AgentPool selects pydocstyle
 [tool.ruff.lint.flake8-quotes]
 inline-quotes = "{quote}"
 [tool.ruff.lint.isort]

@@ -135,8 +135,10 @@ class CommandAdvertiser:
             if method in self._NAMED and isinstance(sid, str):
                 self._setup[sid] = request
             return None
-        if method is not None or request not in self._pending:
+        if method is not None:
             return None
+        if request not in self._pending:
+            return self._unasked(message)
         method, sid = self._pending.pop(request)
         result = message.get("result")
         if "error" in message:
@@ -148,6 +150,15 @@ class CommandAdvertiser:
                 table.pop(sid, None)
             return None
         return self._settle(request, method, sid)
+
+    def _unasked(self, message: Any) -> Any:
+        # A response to a request read before bind: one naming a session
+        # the advertiser does not know is that session's setup.
+        result = message.get("result")
+        sid = result.get("sessionId") if isinstance(result, dict) else None
+        if not isinstance(sid, str) or sid in self._sent:
+            return None
+        return self._settle(message.get("id"), self._UNNAMED[0], sid)
 
     def _settle(self, request: Any, method: str, sid: Any) -> Any:
         """A setup response is out; sid is the session it opened, or None."""

@@ -297,3 +297,33 @@ def test_state_is_bounded_by_live_sessions(folder: Path, monkeypatch: pytest.Mon
     sent = conn.commands_updates()
     assert len(sent) == 500 and all(commands == [*NEW, SKILL] for _, commands in sent)
     assert {m["params"]["sessionId"] for m in conn.written if m.get("method")} == {f"b-{n}" for n in range(0, 1000, 2)}
+
+
+def test_a_setup_read_before_bind_still_gets_its_list(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A client that sends session/new before the initialize answer arrives: the request is
+    read before `bind` (first thing in initialize) runs, so the advertiser never saw it. Its
+    response names the session: that is the session's setup, and its list follows it."""
+    import types
+
+    from fake_connection import ForkAgentSideConnection, ForkConnection
+
+    fork = types.ModuleType("acp.connection")
+    fork.Connection = ForkConnection
+    monkeypatch.setitem(sys.modules, "acp.connection", fork)
+
+    async def scenario() -> ForkConnection:
+        conn = ForkConnection()
+        conn.receive({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": 1}})
+        conn.receive({"jsonrpc": "2.0", "id": 1, "method": "session/new", "params": {"cwd": "/"}})
+        advertiser = load_vendored(folder).CommandAdvertiser()  # bound in initialize, after both reads
+        advertiser.bind(ForkAgentSideConnection(conn)).advertise([SKILL])
+        await conn.respond(0, {"protocolVersion": 1})  # names no session: nothing
+        await conn.respond(1, {"sessionId": "early"})
+        await asyncio.gather(*conn.tasks)
+        await conn.respond(2, {"sessionId": "early"})  # a later answer naming it: already set up
+        await asyncio.gather(*conn.tasks)
+        return conn
+
+    conn = asyncio.run(scenario())
+    assert conn.commands_updates() == [(2, [SKILL])]
+    assert conn.index_of_response(1) == 1
