@@ -156,14 +156,14 @@ class EditApplier(cst.CSTTransformer):
 
     def _joined(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
         """`updated` with its shrunk calls on one line when the whole statement then fits."""
+        shrunk, self.shrunk = self.shrunk, []
+        if self.parents is None:
+            return updated
         depth = 0
-        node = self.parents.get(original) if self.parents is not None else None
+        node = self.parents.get(original)
         while node is not None:
             depth += isinstance(node, cst.IndentedBlock)
             node = self.parents.get(node)
-        if self.parents is None:
-            return updated
-        shrunk, self.shrunk = self.shrunk, []
         for call in shrunk:
             flat = layout.joined_call(call)
             if flat is None:

@@ -135,9 +135,11 @@ def delete_file(path: str, *, roots: Sequence[str] | None = None, expect: Unchan
         if not _exists(folder, name):
             return  # gone already (two runs at once)
         if expect is not None:
-            _check_unchanged(folder, name, expect, data=b"\0")  # NUL: no source holds it
+            _check_unchanged(folder, name, expect, data=None)
         try:
             os.unlink(name, dir_fd=folder)
+        except FileNotFoundError:
+            return  # gone meanwhile (two runs at once)
         except OSError as exc:
             raise FileAccessError(describe_os_error(exc)) from exc
 
@@ -223,9 +225,10 @@ def _write_in(folder: int, name: str, data: bytes, *, create: bool, expect: Unch
         pass
 
 
-def _check_unchanged(folder: int, name: str, expect: Unchanged, data: bytes) -> bool:
+def _check_unchanged(folder: int, name: str, expect: Unchanged, data: bytes | None) -> bool:
     """Raise FileAccessError when the file holds neither what was read nor `data`;
-    True when it holds `data` already (two runs at once: the other wrote it)."""
+    True when it holds `data` already (two runs at once: the other wrote it; None: a
+    deletion, which nothing holds)."""
     try:
         now: bytes | None = _read(name, MAX_READ_BYTES, dir_fd=folder, follow=False)
     except FileAccessError:

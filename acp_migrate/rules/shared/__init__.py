@@ -9,8 +9,9 @@ share imports LibCST, so a rule imports it inside the methods that run it:
   `keep_advertised`, the one path every way of setting the field takes (ACP001-003);
 - `shared.rewire`: the fix behind `remove_advertised`, handing a removed list to the
   agent's `CommandAdvertiser`, which advertises it to every session
-  (`shared.list_owner` says whose list it is, `shared.project_classes` reads classes across files, `shared.runtime_import` adds
-  the shim's import, `shared.generated` lays generated calls out in the project's style);
+  (`shared.list_owner` says whose list it is, `shared.project_classes` reads classes
+  across files, `shared.runtime_import` adds the shim's import, `shared.generated`
+  lays generated calls out in the project's style);
 - `shared.kinds`: what an expression holds (capabilities, an initialize result, their
   dicts), for the rules that find the field set or read;
 - `shared.legacy_tests`: which tests are about the removed field and what fix does

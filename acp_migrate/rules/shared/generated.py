@@ -11,17 +11,18 @@ import libcst as cst
 from acp_migrate.settings import ProjectStyle
 
 
-def call_statement(target: str, func: str, args: list[str], *, depth: int, module: cst.Module, style: ProjectStyle) -> cst.BaseStatement:
+def call_statement(
+    target: str, func: str, args: list[str], *, depth: int, module: cst.Module, style: ProjectStyle
+) -> cst.BaseStatement:
     """`<target><func>(<args>)` as a statement to insert `depth` blocks deep in `module`
     (`target`: `"x = "`, `"x: T = "` or `""`); an argument's own continuation lines move in
     with it."""
     unit = module.default_indent
     width = depth * len(unit.expandtabs(4))
     head = f"{target}{func}("
-    flat = head + ", ".join(args) + ")"
-    if "\n" not in flat and width + len(flat) <= style.line_length:
-        return _parsed(flat, module)
     joined = ", ".join(args)
+    if "\n" not in joined and width + len(head) + len(joined) + 1 <= style.line_length:
+        return _parsed(f"{head}{joined})", module)
     if "\n" not in joined and width + len(unit.expandtabs(4)) + len(joined) <= style.line_length:
         return _parsed(f"{head}\n{unit}{joined}\n)", module)
     if len(args) == 1:  # one argument spanning lines (a multi-line list): hugged

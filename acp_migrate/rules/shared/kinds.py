@@ -207,11 +207,10 @@ def _placed_names(function: cst.FunctionDef) -> set[str]:
 
         def visit_Call(self, node: cst.Call) -> None:
             if is_dict_call(node):
-                names.update(
-                    arg.value.value
-                    for arg in node.args
-                    if arg.keyword is not None and arg.keyword.value in CAPABILITY_KEYS and isinstance(arg.value, cst.Name)
-                )
+                for arg in node.args:
+                    placed = arg.keyword is not None and arg.keyword.value in CAPABILITY_KEYS
+                    if placed and isinstance(arg.value, cst.Name):
+                        names.add(arg.value.value)
 
         def visit_Assign(self, node: cst.Assign) -> None:
             for target in node.targets:

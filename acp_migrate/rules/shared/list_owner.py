@@ -26,8 +26,16 @@ NOT_INITIALIZE = "it is not in an agent class's `initialize` method"
 # Nodes under which code runs only sometimes: a list advertised there cannot become
 # a list every session gets (the condition has to move with it, which needs a person).
 _CONDITIONAL = (
-    cst.If, cst.Else, cst.For, cst.While, cst.Match, cst.ExceptHandler, cst.IfExp,
-    cst.BooleanOperation, cst.CompFor, cst.Lambda,
+    cst.If,
+    cst.Else,
+    cst.For,
+    cst.While,
+    cst.Match,
+    cst.ExceptHandler,
+    cst.IfExp,
+    cst.BooleanOperation,
+    cst.CompFor,
+    cst.Lambda,
 )
 
 

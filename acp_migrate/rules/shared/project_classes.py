@@ -127,8 +127,10 @@ def _stored_connection(hook: cst.FunctionDef, is_connection) -> str | None:
         param.name.value
         for param in params
         if param.name.value in CONNECTION_NAMES
-        or param.annotation is not None and is_connection(param.annotation.annotation)
-        or hook.name.value == "on_connect" and param is params[0]
+        or param.annotation is not None
+        and is_connection(param.annotation.annotation)
+        or hook.name.value == "on_connect"
+        and param is params[0]
     }
     for statement in hook.body.body:
         if not isinstance(statement, cst.SimpleStatementLine):

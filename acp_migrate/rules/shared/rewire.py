@@ -144,8 +144,7 @@ def _plan(
     if me is None:
         raise CannotRewire(f"`{agent.name.value}.initialize` is not a plain method")
     inherited = any(
-        isinstance(base.value, cst.Name) and base.value.value in {c.name.value for c in rewired}
-        for base in agent.bases
+        isinstance(base.value, cst.Name) and base.value.value in {c.name.value for c in rewired} for base in agent.bases
     )
     wiring = Wiring(agent, origin_code)
     # A subclass of a class rewired above already has the advertiser, bound once.
@@ -164,7 +163,7 @@ def _plan(
     advertise = call_statement(
         "", f"{me}.{ADVERTISER}.advertise", [given], depth=depth, module=context.module, style=context.settings.style
     )
-    site = next((s for s in body.body if any(s is t for t in context.statements)), None) if at_site else None
+    site = next((s for s in body.body if s in context.statements), None) if at_site else None
     opening = body.body[0]
     if site is None or site is opening or is_docstring(opening) and site is body.body[1]:
         first.append(advertise)
@@ -214,8 +213,10 @@ def _contains_await(node: cst.CSTNode) -> bool:
 
 def _last_statement(method: cst.FunctionDef, class_name: str) -> cst.BaseStatement:
     body = method.body
-    if not isinstance(body, cst.IndentedBlock) or isinstance(body.body[-1], cst.SimpleStatementLine) and any(
-        isinstance(small, cst.Return) for small in body.body[-1].body
+    if (
+        not isinstance(body, cst.IndentedBlock)
+        or isinstance(body.body[-1], cst.SimpleStatementLine)
+        and any(isinstance(small, cst.Return) for small in body.body[-1].body)
     ):
         raise CannotRewire(f"`{class_name}.{method.name.value}` ends in a way the codemod cannot extend")
     return body.body[-1]
@@ -261,7 +262,11 @@ def _create_and_bind(
         conn = _connection_param(on_connect)
         if conn is None:
             raise CannotRewire(f"`{name}.{CONNECTION_HOOK}` takes no connection to bind to")
-        bind = f"self.{ADVERTISER} = {ADVERTISER_CLASS}().bind({conn})" if created_in_on_connect else f"self.{ADVERTISER}.bind({conn})"
+        bind = (
+            f"self.{ADVERTISER} = {ADVERTISER_CLASS}().bind({conn})"
+            if created_in_on_connect
+            else f"self.{ADVERTISER}.bind({conn})"
+        )
         wiring.after.append((_last_statement(on_connect, name), [_statement(bind)]))
         return None
     attribute = connection_attribute(context, agent)
@@ -356,7 +361,9 @@ def _field_function(context: FileContext, wiring: Wiring, module: str, function:
             and small.module is not None
             and context.code(small.module) == module
         ):
-            alias = cst.ImportAlias(cst.Name(function), asname=None if local == function else cst.AsName(cst.Name(local)))
+            alias = cst.ImportAlias(
+                cst.Name(function), asname=None if local == function else cst.AsName(cst.Name(local))
+            )
             wiring.replaced.append((small, small.with_changes(names=_with_alias(list(small.names), alias))))
             return local
     raise CannotRewire(f"the module imports `{module}` in a way the codemod cannot add `{function}` to")
@@ -376,5 +383,3 @@ def _with_alias(names: list[cst.ImportAlias], alias: cst.ImportAlias) -> list[cs
     if index < len(names):
         return [*names[:index], alias.with_changes(comma=separator), *names[index:]]
     return [*names[:-1], names[-1].with_changes(comma=separator), alias.with_changes(comma=names[-1].comma)]
-
-

@@ -93,7 +93,9 @@ def _project_target(context: FileContext, runtime: str) -> str | None:
     existing = context.modules(runtime, None)
     if existing is not None and (existing[0] != target or not is_vendored(existing[1])):
         return None  # a module of the project's own (or a package): import it
-    importer = os.path.dirname(os.path.abspath(context.path)) if os.path.isabs(found[0]) else os.path.dirname(context.path)
+    importer = (
+        os.path.dirname(os.path.abspath(context.path)) if os.path.isabs(found[0]) else os.path.dirname(context.path)
+    )
     return os.path.relpath(target, importer or ".")
 
 

@@ -153,4 +153,3 @@ class _OldJson(cst.CSTVisitor):
     def visit_DictElement(self, node: cst.DictElement) -> None:
         if string(node.key) in LEGACY_KEYS:
             self.legacy_dict = True
-

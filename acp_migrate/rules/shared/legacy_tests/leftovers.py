@@ -55,10 +55,7 @@ def orphaned_fixtures(tests: TestFile) -> list[cst.FunctionDef]:
     candidates = [
         s
         for s in tests.module.body
-        if isinstance(s, cst.FunctionDef)
-        and not _autouse(s)
-        and s.name.value not in named
-        and s not in tests.plans
+        if isinstance(s, cst.FunctionDef) and not _autouse(s) and s.name.value not in named and s not in tests.plans
     ]
     orphans: list[cst.FunctionDef] = []
     changed = True

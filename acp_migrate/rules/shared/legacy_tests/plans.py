@@ -52,7 +52,6 @@ if TYPE_CHECKING:
     from acp_migrate.rules.context import FileContext
 
 
-
 @dataclass
 class TestPlan:
     function: cst.FunctionDef
@@ -124,13 +123,19 @@ class Planner:
         left = functools.partial(TestPlan, function, name, LEFT, evidence=evidence)
         mixed = next((u for u in field if u.mixed), None)
         if mixed is not None:  # it asserts other things too, in the same assertion
-            return left(reason=f"`{_evidence(self.context, mixed.statement)}` checks the field together with other things")
+            return left(
+                reason=f"`{_evidence(self.context, mixed.statement)}` checks the field together with other things"
+            )
         if not others:
             if self.module_mentions.get(function.name.value, 0):
-                return TestPlan(function, name, LEFT, evidence=evidence, reason=f"`{function.name.value}` is called by name")
+                return TestPlan(
+                    function, name, LEFT, evidence=evidence, reason=f"`{function.name.value}` is called by name"
+                )
             return TestPlan(function, name, REMOVE, evidence=evidence, initialize=self._initialize_read(function, env))
         if uses:
-            return left(reason=f"it uses the field outside an assertion (`{_evidence(self.context, uses[0].statement)}`)")
+            return left(
+                reason=f"it uses the field outside an assertion (`{_evidence(self.context, uses[0].statement)}`)"
+            )
         removed = {id(u) for u in field}
         changed = True
         while changed:  # the locals only removed statements read go with them
@@ -179,7 +184,9 @@ class Planner:
         tainted = {
             p.name.value
             for p in params(function)
-            if p.name.value in self.values.functions and p.name.value != function.name.value and self.values.reads_field(p.name.value)
+            if p.name.value in self.values.functions
+            and p.name.value != function.name.value
+            and self.values.reads_field(p.name.value)
         }
         pairs = list(assignments(function, loops=True))
         changed = True
@@ -244,7 +251,10 @@ class Planner:
                 for p in prefixes(r.base)
             }
             # `X is not None and X.slash_commands`: the guard goes with the field.
-            return any(not a and self._guarded(cst.SimpleStatementLine([cst.Assert(o)])) not in bases for o, a in zip(operands, about))
+            return any(
+                not a and self._guarded(cst.SimpleStatementLine([cst.Assert(o)])) not in bases
+                for o, a in zip(operands, about)
+            )
         # A compound statement: about the field in its header, or in each assertion inside.
         head = header(statement)
         if head is not None and self._about_field(head, env, tainted):
@@ -277,7 +287,12 @@ class Planner:
             and test.comparisons[0].comparator.value == "None"
         ):
             test = test.left
-        elif isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "isinstance" and test.args:
+        elif (
+            isinstance(test, cst.Call)
+            and isinstance(test.func, cst.Name)
+            and test.func.value == "isinstance"
+            and test.args
+        ):
             test = test.args[0].value
         if isinstance(test, (cst.Name, cst.Attribute)):
             return self.context.code(test, 200)
@@ -318,4 +333,3 @@ def _evidence(context: FileContext, statement: cst.BaseStatement) -> str:
         return context.code(statement, 70)
     text = " ".join(first.split())
     return (text if len(text) <= 66 else text[:65] + "…") + " ..."
-

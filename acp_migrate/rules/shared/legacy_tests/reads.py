@@ -81,7 +81,11 @@ class TestValues:
             if node.attr.value in CAPABILITY_KEYS:
                 return CAPS
             if node.attr.value == "model_fields":
-                return CAPS_DICT if self.kind(node.value, env) == CAPS or self.schema(node.value, CAPABILITY_CLASSES) else None
+                return (
+                    CAPS_DICT
+                    if self.kind(node.value, env) == CAPS or self.schema(node.value, CAPABILITY_CLASSES)
+                    else None
+                )
             return None
         if isinstance(node, cst.Subscript):
             key = subscript_key(node)
@@ -290,7 +294,6 @@ class _RefFinder(cst.CSTVisitor):
         return False
 
 
-
 class _LegacyKeywords(cst.CSTVisitor):
     """The values of `slash_commands=` keywords given to schema factories below a node."""
 
@@ -307,7 +310,6 @@ class _LegacyKeywords(cst.CSTVisitor):
         )
         if factory:
             self.values.extend(a.value for a in node.args if a.keyword is not None and a.keyword.value in LEGACY_KEYS)
-
 
 
 def legacy_keyword_values(values: TestValues, node: cst.CSTNode) -> list[cst.BaseExpression]:

@@ -142,7 +142,10 @@ class _Messages(cst.CSTVisitor):
 def _replacement(values: TestValues, function: cst.FunctionDef, ref: FieldRef) -> cst.BaseExpression | None:
     node = ref.node
     if isinstance(node, cst.Attribute) or (
-        isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "getattr" and len(node.args) == 2
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Name)
+        and node.func.value == "getattr"
+        and len(node.args) == 2
     ):
         base, wire = ref.base, False
     elif isinstance(node, cst.Subscript):
@@ -270,9 +273,18 @@ def rewritten_name(name: str, taken: set[str]) -> str | None:
 
 
 _PHRASES = (
-    (re.compile(r"\b(?:the )?(?:ACP )?initialize (?:response |result )?(?:includes|has|exposes|contains|lists|returns|advertises)\b", re.IGNORECASE),
-     "every session is advertised"),
-    (re.compile(r"\b(?:in|at|from) (?:the )?(?:ACP )?initialize(?: response| result)?\b", re.IGNORECASE), "per session"),
+    (
+        re.compile(
+            r"\b(?:the )?(?:ACP )?initialize (?:response |result )?"
+            r"(?:includes|has|exposes|contains|lists|returns|advertises)\b",
+            re.IGNORECASE,
+        ),
+        "every session is advertised",
+    ),
+    (
+        re.compile(r"\b(?:in|at|from) (?:the )?(?:ACP )?initialize(?: response| result)?\b", re.IGNORECASE),
+        "per session",
+    ),
     (re.compile(r"\b(?:ACP )?initialize(?:-time)? (?:response|result)\b", re.IGNORECASE), "per-session advertisement"),
     (re.compile(r"\binitialize-time\b", re.IGNORECASE), "per-session"),
 )

@@ -35,7 +35,6 @@ class Assertions(cst.CSTVisitor):
         return False
 
 
-
 class Returns(cst.CSTVisitor):
     def __init__(self) -> None:
         self.values: list[cst.BaseExpression] = []
@@ -53,7 +52,6 @@ class Returns(cst.CSTVisitor):
 
     def visit_Lambda(self, node: cst.Lambda) -> bool:
         return False
-
 
 
 class AssignmentFinder(cst.CSTVisitor):
@@ -139,17 +137,17 @@ def and_operands(node: cst.BaseExpression) -> list[cst.BaseExpression]:
     return [node]
 
 
-
 def raises(node: cst.With) -> bool:
     for item in node.items:
         call = item.item
         if isinstance(call, cst.Call):
             func = call.func
-            name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+            name = (
+                func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+            )
             if name in ("raises", "assertRaises", "assertRaisesRegex"):
                 return True
     return False
-
 
 
 def prefixes(node: cst.BaseExpression) -> list[cst.BaseExpression]:
@@ -201,4 +199,3 @@ def subscript_key(node: cst.Subscript) -> str | None:
     if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
         return string(node.slice[0].slice.value)
     return None
-
