@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.git import git
 
 pytestmark = pytest.mark.slow  # the command and the example's own test suite, in processes
 
@@ -120,17 +121,6 @@ def test_the_example_tests_pass_before_and_after_fix_and_the_removed_ones_are_na
     assert check.returncode == 0, check.stdout
 
 
-def _git(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-
-
 def test_the_quick_starts_diff_applied_in_this_repository_leaves_every_example_test_passing(tmp_path: Path) -> None:
     """README's quick start runs `acp-migrate diff examples/legacy_agent` from this
     repository's root: a partial run, whose project (golden/ inputs, tests) still passes
@@ -141,15 +131,15 @@ def test_the_quick_starts_diff_applied_in_this_repository_leaves_every_example_t
         repo,
         ignore=shutil.ignore_patterns(".git", ".venv*", "__pycache__", ".pytest_cache", "*.egg-info", "build", "dist"),
     )
-    assert _git(repo, "init", "-q", ".").returncode == 0
-    assert _git(repo, "add", "-A").returncode == 0
-    assert _git(repo, "commit", "-q", "-m", "copy").returncode == 0
+    assert git(repo, "init", "-q", ".").returncode == 0
+    assert git(repo, "add", "-A").returncode == 0
+    assert git(repo, "commit", "-q", "-m", "copy").returncode == 0
 
     diff = _acp_migrate(repo, "diff", "examples/legacy_agent")
     assert diff.returncode == 1, diff.stdout + diff.stderr  # changes shown
     patch = tmp_path / "quick-start.diff"
     patch.write_text(diff.stdout)
-    applied = _git(repo, "apply", str(patch))
+    applied = git(repo, "apply", str(patch))
     assert applied.returncode == 0, applied.stderr
 
     example = repo / "examples" / "legacy_agent"

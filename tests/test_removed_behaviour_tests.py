@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.git import git
 
 from acp_migrate.config import load_options
 from acp_migrate.engine.analysis.codemod import analyze_source
@@ -386,17 +387,6 @@ EMPTIED = (
 )
 
 
-def _git(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-
-
 @pytest.mark.slow  # the command, in processes
 def test_a_module_left_with_no_test_is_removed_by_fix_and_by_the_diff_applied(tmp_path: Path) -> None:
     cli = Path(sys.executable).parent / "acp-migrate"
@@ -409,18 +399,18 @@ def test_a_module_left_with_no_test_is_removed_by_fix_and_by_the_diff_applied(tm
     (tmp_path / "tests" / "test_emptied.py").write_text(EMPTIED)
     (tmp_path / "tests" / "test_kept.py").write_text(EMPTIED + "\n\n" + kept)
     for args in (("init", "-q", "."), ("add", "-A"), ("commit", "-q", "-m", "legacy")):
-        assert _git(tmp_path, *args).returncode == 0
+        assert git(tmp_path, *args).returncode == 0
 
     diff = run("diff", "tests")
     assert "+++ /dev/null" in diff.stdout, diff.stdout
     patch = tmp_path / "fix.diff"
     patch.write_text(diff.stdout)
-    assert _git(tmp_path, "apply", str(patch)).returncode == 0
+    assert git(tmp_path, "apply", str(patch)).returncode == 0
     assert not (tmp_path / "tests" / "test_emptied.py").exists()
     applied = (tmp_path / "tests" / "test_kept.py").read_text()
     assert "def test_other" in applied and "def caps" not in applied and "test_default" not in applied
 
-    assert _git(tmp_path, "checkout", "-q", ".").returncode == 0
+    assert git(tmp_path, "checkout", "-q", ".").returncode == 0
     fixed = run("fix", "tests")
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
     assert not (tmp_path / "tests" / "test_emptied.py").exists()
