@@ -103,7 +103,8 @@ def test_ctrl_c_while_waiting_for_initialize_ends_the_agent_without_a_traceback(
     )
     deadline = time.monotonic() + 60  # a safety net: the agent writes the file as it starts
     while not (pid_file.exists() and pid_file.read_text()) and time.monotonic() < deadline:
-        time.sleep(0.05)
+        time.sleep(0.05)  # a poll of the file, not a wait for time to pass
+    assert pid_file.exists() and pid_file.read_text(), "the agent never started"
     probe.send_signal(signal.SIGINT)
     _, stderr = probe.communicate(timeout=60)
 
