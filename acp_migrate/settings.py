@@ -22,7 +22,11 @@ class ProjectStyle:
 @dataclass(frozen=True, slots=True)  # a default of other dataclasses' fields: hashable
 class SetupHandlers:
     """Method names of the session setup handlers on an agent class (SDK 0.7+ and
-    AgentPool spell them in snake_case, SDK 0.4-0.6 in camelCase)."""
+    AgentPool spell them in snake_case, SDK 0.4-0.6 in camelCase).
+
+    No rule reads them since the rewire stopped editing handlers (the advertiser
+    watches the connection instead): `setup-handlers` is still accepted and validated,
+    so existing configurations load, and has no effect."""
 
     new: tuple[str, ...] = ("new_session", "newSession")
     load: tuple[str, ...] = ("load_session", "loadSession")
