@@ -169,10 +169,14 @@ class ValueKinds:
     def is_placed(self, name: cst.BaseExpression) -> bool:
         """A local the current function puts under "agentCapabilities"."""
         function = self.context.function
-        return isinstance(name, cst.Name) and function is not None and name.value in self._placed.get(function, ())
+        if not isinstance(name, cst.Name) or function is None:
+            return False
+        placed = self._placed.get(function)
+        if placed is None:  # read when first asked: most functions never are
+            placed = self._placed[function] = _placed_names(function)
+        return name.value in placed
 
     def entered(self, node: cst.FunctionDef) -> None:
-        self._placed[node] = _placed_names(node)
         kinds = self._kinds.setdefault(node, {})
         for param in all_params(node.params):
             kind = self._annotation_kind(param.annotation)
