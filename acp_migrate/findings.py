@@ -40,7 +40,7 @@ class SourceAnalysis:
       (positions refer to the original source); a fixable one is what fix did and
       lists for the reviewer (a test it removed), not work left.
     - `encoding`: the source's text encoding, for showing diffs.
-    - `callers`: each place that passes the legacy field to a schema factory, with why
+    - `callers`: each place that passes the legacy field to a schema factory or reads it, with why
       `fix` leaves it (`None`: it fixes it), whatever `select`/`ignore` say; a project's
       owned schema keeps the field while one is left (`settings.ProjectFacts`).
     - `needs_project`: a rule's result depends on `ProjectFacts` the caller did not give.

@@ -71,7 +71,7 @@ def test_a_partial_fix_keeps_the_schema_and_the_agent_runs(tmp_path: Path, way: 
     result = _fix(copy, *args)
 
     assert result.returncode == 1, result.stdout + result.stderr
-    assert f"field `slash_commands` of AgentCapabilities stays: still passed by `{caller}`" in result.stdout
+    assert f"field `slash_commands` of AgentCapabilities stays: still passed or read by `{caller}`" in result.stdout
     assert (copy / "schema.py").read_bytes() == before
     initialize = asyncio.run(_initialize(copy))
     assert initialize["protocolVersion"] >= 1

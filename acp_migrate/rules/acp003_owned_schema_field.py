@@ -9,9 +9,9 @@ classmethods and `__init__` (a `.pyi` stub's too), with its entry in the docstri
 (`cls(..., slash_commands=...)`, `super().__init__(..., slash_commands=...)`). A
 parameter still used for anything else in the body is reported, not removed.
 
-The field goes only when no caller that passes it is left after the run: a caller
-that is suppressed, deselected, cannot be fixed or is outside the run keeps the
-schema as it is, reported once per field with the callers' places
+The field goes only when no caller that passes or reads it is left after the run
+(ACP001/ACP002 set it, ACP004 reads it): a caller that is suppressed, deselected,
+cannot be fixed or is outside the run keeps the schema as it is, reported once per field with the callers' places
 (`settings.ProjectFacts`, decided by the run before any edit: `engine/execution/project.py`).
 """
 
@@ -126,8 +126,8 @@ class OwnedSchemaField(Rule):
                     Report(
                         target,
                         self.code,
-                        f"field `{target.value}` of {node.name.value} stays: still passed by {_callers(kept_by)}; "
-                        "migrate those callers, then run fix again",
+                        f"field `{target.value}` of {node.name.value} stays: still passed or read by "
+                        f"{_callers(kept_by)}; migrate those callers, then run fix again",
                         fixable=False,
                     )
                 )

@@ -228,5 +228,6 @@ class RemovedFieldRead(Rule):
                 f"{what} reads the removed capabilities field; commands are now advertised "
                 "per session (setup results and `available_commands_update`)",
                 fixable=False,
+                caller=True,  # a reader fix leaves keeps an owned schema's field
             )
         )

@@ -23,8 +23,14 @@ them) is:
   with the locals only they read, and its other assertions stay;
 - left as it is, reported, when that cannot be done safely (an assertion mixes the
   field with other checks, a value read from the field is used by what stays, the
-  field is used outside an assertion): a person rewrites it, and a schema the project
-  owns keeps the field meanwhile, so the test still passes.
+  field is used outside an assertion, the test is parametrized over the field): a
+  person rewrites it, and a schema the project owns keeps the field meanwhile, so the
+  test still passes.
+
+A unittest test reads the values its class's `setUp` (`setUpClass`, `asyncSetUp`,
+`setup_method`) stored on `self`. A fixture or helper that reads the field itself
+(ACP004 reports the read) is left with what it sets up: the schema keeps the field
+for it, so the tests using it, in this file or from a `conftest.py`, still pass.
 
 Every rewrite and removal is reported by `fix` with the test's name (`TestClass::test_name`)
 and the assertion that made it change, so the reviewer of the diff sees it; `check`

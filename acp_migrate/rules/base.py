@@ -100,8 +100,8 @@ class Report:
     followups: list[Report] = field(default_factory=list)
     # What fixing it changes: the edits registered in its `FileContext.fix` block.
     edits: Edits = field(default_factory=lambda: Edits())
-    # It passes the legacy field to a schema factory: an owned schema keeps the field
-    # while a caller that fix leaves remains (`FileContext.schema_kept_by`).
+    # It passes the legacy field to a schema factory, or reads it: an owned schema keeps
+    # the field while a caller that fix leaves remains (`FileContext.schema_kept_by`).
     caller: bool = False
 
 

@@ -1,7 +1,7 @@
 """The decision a run makes about the whole project before it writes a file that
 depends on it: may a schema the project owns lose the legacy field?
 
-Only when no caller that passes the field is left after the run. A caller is left
+Only when no caller that passes or reads the field is left after the run. A caller is left
 when it is suppressed, deselected, cannot be fixed, or lies outside the run (in the
 project root, but not among the files given: `fix schema.py` alone, as the pre-commit
 hook runs it). Files whose analysis needs this decision (`SourceAnalysis.needs_project`)

@@ -103,7 +103,7 @@ def remove_advertised(
             Report(
                 anchor,
                 code,
-                f"{message}; left as it is: the test around it asserts the field and fix leaves it "
+                f"{message}; left as it is: the test or fixture around it reads the field and fix leaves it "
                 "to a person (acp-migrate rules ACP008)",
                 fixable=False,
                 caller=caller,

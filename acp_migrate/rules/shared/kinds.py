@@ -72,6 +72,39 @@ def subscript_key(node: cst.Subscript) -> str | None:
     return None
 
 
+SETUP_METHODS = frozenset({"__init__", "setUp", "asyncSetUp", "setUpClass", "setup_method", "setup_class"})
+
+
+def self_attribute_values(node: cst.ClassDef) -> dict[str, list[cst.BaseExpression]]:
+    """What a class's set-up methods (`__init__`, `setUp`, `setup_method`, ...) store
+    into `self.<name>` (or `cls.<name>`), by name: a local name assigned once before in
+    the method stands for its value. A unittest test reads its capabilities from there."""
+    found: dict[str, list[cst.BaseExpression]] = {}
+    for method in node.body.body:
+        if not isinstance(method, cst.FunctionDef) or method.name.value not in SETUP_METHODS:
+            continue
+        if not isinstance(method.body, cst.IndentedBlock) or not method.params.params:
+            continue
+        owner = method.params.params[0].name.value
+        local: dict[str, cst.BaseExpression] = {}
+        for statement in method.body.body:
+            if not isinstance(statement, cst.SimpleStatementLine):
+                continue
+            for small in statement.body:
+                if not isinstance(small, (cst.Assign, cst.AnnAssign)) or small.value is None:
+                    continue
+                value = small.value
+                if isinstance(value, cst.Name) and value.value in local:
+                    value = local[value.value]
+                for target in assignment_targets(small):
+                    if isinstance(target, cst.Name):
+                        local[target.value] = value
+                    elif isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
+                        if target.value.value == owner:
+                            found.setdefault(target.attr.value, []).append(value)
+    return found
+
+
 class ValueKinds:
     """Kinds of local names, kept up to date by the rule that owns it: it calls
     `assigned` from its `visit_Assign` / `visit_AnnAssign` and `entered` / `left` from
@@ -84,6 +117,8 @@ class ValueKinds:
         # Local names a function places under "agentCapabilities" (`{"agentCapabilities":
         # caps}`): capabilities dicts wherever they are built.
         self._placed: dict[cst.FunctionDef, set[str]] = {}
+        # Kinds of `self.<name>` per class, from its set-up methods (read when first asked).
+        self._attributes: dict[cst.ClassDef, dict[str, str]] = {}
 
     def kind(self, node: cst.BaseExpression) -> str | None:
         if isinstance(node, cst.Await):
@@ -99,12 +134,31 @@ class ValueKinds:
                 return CAPS
             if node.attr.value in FIELD_MAPS and self._names_fields(node.value):
                 return CAPS_DICT
-            return None
+            return self._self_attribute_kind(node)
         if isinstance(node, cst.Subscript):
             return CAPS_DICT if subscript_key(node) in CAPABILITY_KEYS else None
         if isinstance(node, cst.Call):
             return self._call_kind(node)
         return None
+
+    def _self_attribute_kind(self, node: cst.Attribute) -> str | None:
+        """`self.caps` in a method of a class whose set-up stores capabilities there."""
+        function, scopes = self.context.function, self.context.scopes
+        if function is None or len(scopes) < 2 or not isinstance(scopes[-2], cst.ClassDef):
+            return None
+        params = function.params.params
+        if not isinstance(node.value, cst.Name) or not params or node.value.value != params[0].name.value:
+            return None
+        owner = scopes[-2]
+        if owner not in self._attributes:
+            self._attributes[owner] = {}  # (a set-up value reading `self.<name>` itself)
+            kinds: dict[str, str] = {}
+            for name, values in self_attribute_values(owner).items():
+                found = {self.kind(value) for value in values}
+                if len(found) == 1 and None not in found:
+                    kinds[name] = found.pop()
+            self._attributes[owner] = kinds
+        return self._attributes[owner].get(node.attr.value)
 
     def _names_fields(self, node: cst.BaseExpression) -> bool:
         """A capabilities value, its class, or `type(value)`."""

@@ -65,7 +65,7 @@ class TestFile:
                 tests = []
                 for member in members:
                     if is_test(member, self.imports):
-                        plan = planner.plan(member, f"{statement.name.value}::{member.name.value}", names)
+                        plan = planner.plan(member, f"{statement.name.value}::{member.name.value}", names, statement)
                         self.plans[member] = plan
                         self.owner[member] = statement
                         tests.append(plan)
@@ -117,7 +117,10 @@ class TestFile:
             return None
         outer = scopes[0]
         if isinstance(outer, cst.FunctionDef):
-            return self._state_of(self.plans.get(outer))  # a test, a fixture or a helper of the file
+            if outer not in self.plans and self.values.functions.get(outer.name.value) is outer:
+                # A fixture or helper reading the field: what it sets up stays for its reads.
+                return "left" if self.values.reads_field(outer.name.value) else "kept"
+            return self._state_of(self.plans.get(outer))  # a test of the file
         if outer in self.classes:
             method = scopes[1] if len(scopes) > 1 else None
             return self._state_of(self.plans.get(method) if isinstance(method, cst.FunctionDef) else None)

@@ -100,14 +100,23 @@ class Planner:
         self.module_mentions = module_mentions
 
     # -- one test ----------------------------------------------------------------------------
-    def plan(self, function: cst.FunctionDef, name: str, taken: set[str]) -> TestPlan:
-        """`taken`: the names beside it (a rewritten test's new name must be free)."""
-        env = self.values.environment(function)
+    def plan(
+        self, function: cst.FunctionDef, name: str, taken: set[str], owner: cst.ClassDef | None = None
+    ) -> TestPlan:
+        """`taken`: the names beside it (a rewritten test's new name must be free);
+        `owner`: its test class."""
+        env = self.values.environment(function, owner)
         body = body_of(function)
         tainted = self._tainted(function, env)
         units = [self._unit(statement, env, tainted) for statement in body]
         field = [u for u in units if u.kind == "field-assert"]
         uses = [u for u in units if u.kind == "field-use"]
+        for decorator in function.decorators:  # `@pytest.mark.parametrize(..., caps.slash_commands)`
+            if any(not r.absent for r in self.values.refs(decorator, {})):
+                evidence = self.context.code(decorator.decorator)
+                return TestPlan(
+                    function, name, LEFT, evidence=evidence, reason=f"its parameters are read from the field (`{evidence}`)"
+                )
         if not field and not uses:
             return TestPlan(function, name, KEEP)
         evidence = _evidence(self.context, (field or uses)[0].statement)

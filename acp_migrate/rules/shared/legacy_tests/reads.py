@@ -31,6 +31,7 @@ from acp_migrate.rules.shared import (
     INITIALIZE_CLASSES,
     LEGACY_KEYS,
 )
+from acp_migrate.rules.shared.kinds import self_attribute_values
 from acp_migrate.rules.shared.legacy_tests.syntax import (
     Returns,
     assignments,
@@ -80,6 +81,8 @@ class TestValues:
         if isinstance(node, cst.Attribute):
             if node.attr.value in CAPABILITY_KEYS:
                 return CAPS
+            if isinstance(node.value, cst.Name) and f"{node.value.value}.{node.attr.value}" in env:
+                return env[f"{node.value.value}.{node.attr.value}"]  # set up by the test class
             if node.attr.value == "model_fields":
                 return (
                     CAPS_DICT
@@ -136,8 +139,16 @@ class TestValues:
             return INIT
         return None
 
-    def environment(self, function: cst.FunctionDef) -> dict[str, str]:
+    def environment(self, function: cst.FunctionDef, owner: cst.ClassDef | None = None) -> dict[str, str]:
+        """Kinds of the names `function` reads; `owner`: its test class, whose set-up
+        methods give `self.<name>` (keyed `self.<name>`)."""
         env: dict[str, str] = {}
+        if owner is not None and function.params.params:
+            me = function.params.params[0].name.value
+            for name, values in self_attribute_values(owner).items():
+                found = {self.kind(value, {}) for value in values}
+                if len(found) == 1 and None not in found:
+                    env[f"{me}.{name}"] = found.pop()
         for param in params(function):
             kind = self._annotation_kind(param.annotation)
             if kind is None and param.name.value in self.functions and param.name.value != function.name.value:
