@@ -2,7 +2,9 @@
 
 A fake analysis (and prefilter) stands in for the real codemod so these tests pin the engine only:
 `LEGACY` is a fixable finding (fix writes `MODERN`), `MANUAL` a finding left for a
-person, `SYNTAX` a SourceError, `CRASH` a bug in a rule.
+person, `SYNTAX` a SourceError, `CRASH` a bug in a rule. Three fixes that claim more
+than they do, for fix's postcondition: `HALFDONE` becomes `LEGACY`, `HIDES` becomes
+`MANUAL`, `BREAKS` becomes `SYNTAX`.
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ from acp_migrate.results import Mode
 from acp_migrate.findings import Finding, SourceAnalysis, SourceError
 
 
+CLAIMS = {b"HALFDONE": b"LEGACY", b"HIDES": b"MANUAL", b"BREAKS": b"SYNTAX"}
+
+
 def fake_analyze_source(source: bytes, *, path: str, fix: bool = True, **_options: object) -> SourceAnalysis:
     if b"CRASH" in source:
         raise RuntimeError("rule exploded\nsecond line")
@@ -27,21 +32,24 @@ def fake_analyze_source(source: bytes, *, path: str, fix: bool = True, **_option
         raise SourceError("syntax error at line 1, column 1")
     findings, remaining = [], []
     for number, line in enumerate(source.split(b"\n"), start=1):
-        if b"LEGACY" in line:
+        if b"LEGACY" in line or any(claim in line for claim in CLAIMS):
             findings.append(_finding(path, number, "ACP001", "legacy slash_commands", fixable=True))
         if b"MANUAL" in line:
             manual = _finding(path, number, "ACP005", "commands are no longer advertised", fixable=False)
             findings.append(manual)
             remaining.append(manual)
-    fixed = source.replace(b"LEGACY", b"MODERN") if fix and b"LEGACY" in source else None
-    return SourceAnalysis(findings=findings, fixed_source=fixed, remaining=remaining)
+    fixed = source.replace(b"LEGACY", b"MODERN")
+    for claim, written in CLAIMS.items():
+        fixed = fixed.replace(claim, written)
+    return SourceAnalysis(
+        findings=findings, fixed_source=fixed if fix and fixed != source else None, remaining=remaining
+    )
 
 
 def _finding(path: str, line: int, code: str, message: str, *, fixable: bool) -> Finding:
     return Finding(
         path=path, line=line, column=1, end_line=line, end_column=7, code=code, message=message, fixable=fixable
     )
-
 
 
 @pytest.fixture(autouse=True)
@@ -154,6 +162,38 @@ def test_fix_with_nothing_left_exits_0_and_a_second_fix_changes_nothing(project:
     assert [o.written for o in first.files] == [True]
     assert second.exit_code() == 0
     assert [o.written for o in second.files] == [False]
+
+
+def test_fix_reads_back_what_it_wrote_and_exit_0_means_nothing_is_left_there(project: Path) -> None:
+    write(project / "done.py", b"LEGACY\n")
+    write(project / "half.py", b"HALFDONE\n")  # written, and still legacy when read back
+    write(project / "hidden.py", b"HIDES\n")  # written, and read back holds work nobody was told of
+    write(project / "listed.py", b"HIDES\nMANUAL\n")  # the work left was listed: said once
+
+    result = run(Mode.FIX, [])
+
+    assert all(o.written for o in result.files)
+    assert [(f.path, f.code, f.fixable) for f in result.remaining] == [
+        ("half.py", "ACP001", False),
+        ("hidden.py", "ACP005", False),
+        ("listed.py", "ACP005", False),
+    ]
+    half, hidden = result.remaining[:2]
+    assert half.message == "still there after fix: legacy slash_commands"
+    assert hidden.message == "still there after fix: commands are no longer advertised"
+    assert result.remaining[2].message == "commands are no longer advertised"
+    assert result.exit_code() == 1
+    assert run(Mode.FIX, ["done.py"]).exit_code() == 0
+
+
+def test_fix_that_wrote_what_it_cannot_read_back_is_an_error(project: Path) -> None:
+    write(project / "a.py", b"BREAKS\n")
+
+    result = run(Mode.FIX, [])
+
+    [outcome] = result.files
+    assert outcome.written and outcome.error == "fix wrote a file it cannot read back: syntax error at line 1, column 1"
+    assert result.exit_code() == 2
 
 
 def test_fix_keeps_the_file_mode(project: Path) -> None:

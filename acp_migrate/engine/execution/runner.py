@@ -30,6 +30,7 @@ from acp_migrate.engine.execution.files import (
 )
 from acp_migrate.engine.execution.modules import file_system_modules
 from acp_migrate.engine.execution.pool import WORKER_DIED, available_cores, run_in_workers, stop_requested
+from acp_migrate.engine.execution.postcondition import checked
 from acp_migrate.findings import Finding, SourceError
 from acp_migrate.results import CompanionFile, FileError, FileOutcome, Mode, RunResult
 from acp_migrate.settings import DEFAULT_SETTINGS, ProjectFacts, RuleSettings
@@ -152,8 +153,11 @@ def run(
             if progress is not None:
                 # The walk may still be going on: the total grows until it ends.
                 progress(len(outcomes), found)
+    facts = None
     if any(outcome.deferred for outcome in outcomes):
-        outcomes = _decide_and_redo(outcomes, template, paths, discovery_options, cwd)
+        outcomes, facts = _decide_and_redo(outcomes, template, paths, discovery_options, cwd)
+    if mode is Mode.FIX:
+        outcomes = [_read_back(outcome, template, cwd, facts) for outcome in outcomes]
     if leftovers:
         remove_leftovers(leftovers)  # a killed run's: once this run's writes are done
     return RunResult(
@@ -172,7 +176,7 @@ def _decide_and_redo(
     paths: Sequence[str | os.PathLike[str]],
     discovery_options: DiscoveryOptions | None,
     cwd: str,
-) -> list[FileOutcome]:
+) -> tuple[list[FileOutcome], ProjectFacts]:
     """Make the project-wide decision (engine/execution/project.py), then analyse (and write)
     again the files that waited for it; the other outcomes stand."""
     from acp_migrate.engine.execution.project import decide, project_root
@@ -191,7 +195,21 @@ def _decide_and_redo(
         for path, o in absolute.items()
         if o.deferred
     }
-    return [redone.get(path, o) for path, o in absolute.items()]
+    return [redone.get(path, o) for path, o in absolute.items()], facts
+
+
+def _read_back(outcome: FileOutcome, template: FileJob, cwd: str, facts: ProjectFacts | None) -> FileOutcome:
+    """fix's postcondition (engine/execution/postcondition.py): a written file, read back as check reads it."""
+    if not outcome.written or outcome.deleted or outcome.error is not None:
+        return outcome
+    job = replace(
+        template,
+        path=os.path.abspath(os.path.join(cwd, outcome.path)),
+        display_path=outcome.path,
+        mode=Mode.CHECK,
+        project=facts if facts is not None else ProjectFacts(),
+    )
+    return checked(outcome, process_file(job))
 
 
 def process_file(job: FileJob, source: bytes | None = None) -> FileOutcome:

@@ -114,9 +114,8 @@ class Planner:
         for decorator in function.decorators:  # `@pytest.mark.parametrize(..., caps.slash_commands)`
             if any(not r.absent for r in self.values.refs(decorator, {})):
                 evidence = self.context.code(decorator.decorator)
-                return TestPlan(
-                    function, name, LEFT, evidence=evidence, reason=f"its parameters are read from the field (`{evidence}`)"
-                )
+                reason = f"its parameters are read from the field (`{evidence}`)"
+                return TestPlan(function, name, LEFT, evidence=evidence, reason=reason)
         if not field and not uses:
             return TestPlan(function, name, KEEP)
         evidence = _evidence(self.context, (field or uses)[0].statement)
