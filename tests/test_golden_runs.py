@@ -102,6 +102,8 @@ RUNS = (
     Run("rewire-slots-dataclass", "SlotsAgent(conn)", "new", "web"),
     # the subclass's own load_session, not the edited base's
     Run("rewire-subclass-overrides-handler", "AppAgent()", "new load", "web", module="app"),
+    # the subclass's own on_connect, without super(): bound in initialize all the same
+    Run("rewire-subclass-on-connect-without-super", "AppAgent()", "new load", "web", module="app"),
     Run("rewire-suppressed-occurrence-still-moves", "SkillAgent()", "new", "web"),
     Run("rewire-two-agent-classes", "ChatAgent()", "new", "web", module="agents"),
     Run("rewire-two-agent-classes", "CodeAgent()", "new", "test", module="agents"),

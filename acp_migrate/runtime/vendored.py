@@ -54,8 +54,8 @@ class CommandAdvertiser:
 
     def bind(self, conn: Any) -> CommandAdvertiser:
         """Watch the agent's connection (binding it again does nothing)."""
-        if type(conn).__module__ == "unittest.mock":
-            return self  # a unit test's double: nothing goes on a wire
+        if conn is None or type(conn).__module__ == "unittest.mock":
+            return self  # not connected (a unit test): nothing goes on a wire
         inner = conn
         if not isinstance(inner, Connection):
             inner = getattr(conn, "_conn", None)

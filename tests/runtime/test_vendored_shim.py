@@ -174,6 +174,31 @@ def test_a_mock_client_binds_and_commands_are_readable_without_a_wire(folder: Pa
     assert [c["name"] for c in advertiser.commands("s-1")] == ["web"]
 
 
+def test_an_agent_never_connected_binds_nothing_and_a_later_bind_takes_the_connection(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """fix binds first thing in `initialize`, from the attribute `on_connect` fills: a unit
+    test calling `initialize` on an agent it never connected binds `None`."""
+    import types
+
+    from fake_connection import ForkAgentSideConnection, ForkConnection
+
+    from acp_migrate.runtime import CommandAdvertiser as FullAdvertiser
+
+    fork = types.ModuleType("acp.connection")
+    fork.Connection = ForkConnection
+    monkeypatch.setitem(sys.modules, "acp.connection", fork)
+    for advertiser in (load_vendored(folder).CommandAdvertiser(), FullAdvertiser()):
+        assert advertiser.bind(None) is advertiser
+        advertiser.advertise([SKILL])
+        assert advertiser.commands() == [SKILL]
+    vendored = load_vendored(folder).CommandAdvertiser().bind(None)
+    conn = ForkConnection()
+    assert vendored.bind(ForkAgentSideConnection(conn)) is vendored
+    with pytest.raises(RuntimeError):  # bound now: another connection is refused
+        vendored.bind(ForkAgentSideConnection(ForkConnection()))
+
+
 def test_handlers_acp_migrate_0_2_0_wrote_still_work(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """0.2.0's fix returned `attach(Response(...), always=E)` from every setup handler; a
     refreshed copy keeps those servers advertising E after each setup response."""

@@ -12,11 +12,14 @@ each such class it edits the class to use the runtime shim:
 
 - creates the advertiser: a dataclass field (`field(default_factory=CommandAdvertiser)`,
   so slots and frozen classes work), else at the end of `__init__`, else in `on_connect`;
-- binds it to the connection: in `on_connect(conn)` when there is one, otherwise as
-  the first statement of `initialize` (every session setup comes after it), from the
-  attribute that holds the connection (a dataclass field annotated with a connection
-  type, or a constructor parameter stored on `self`, in the class or a base of the
-  project). Never in `__init__`: an SDK factory calls it before the connection can send;
+- binds it to the connection as the first statement of `initialize` (every session
+  setup comes after it), from the attribute that holds the connection (a dataclass
+  field annotated with a connection type, or a connection parameter of `__init__` or
+  `on_connect` stored on `self`, in the class or a base of the project): beside
+  `advertise`, so that no override of `on_connect` without super() (a subclass in a
+  file fix never reads) leaves it unbound. Where no attribute holds the connection, in
+  `on_connect(conn)`. Never in `__init__`: an SDK factory calls it before the
+  connection can send;
 - gives it the list first thing in `initialize`: `self.command_advertiser.advertise(E)`
   (`E` itself when it is a name or a call with no arguments, which the advertiser calls
   at each setup; else `lambda: E`); a list using `initialize`'s parameters or locals
@@ -230,8 +233,9 @@ def _connection_param(method: cst.FunctionDef) -> str | None:
 def _create_and_bind(
     context: FileContext, agent: cst.ClassDef, initialize: cst.FunctionDef, wiring: Wiring
 ) -> cst.BaseStatement | None:
-    """Registers the advertiser's creation (and its binding in `on_connect`) in `wiring`;
-    returns the bind statement `initialize` starts with when there is no `on_connect`."""
+    """Registers the advertiser's creation (and its binding in `on_connect`, where no
+    attribute holds the connection) in `wiring`; returns the bind statement `initialize`
+    starts with otherwise."""
     name = agent.name.value
     methods = methods_of(agent)
     on_connect = methods.get(CONNECTION_HOOK)
@@ -258,7 +262,8 @@ def _create_and_bind(
         me = self_name(initialize)
         return _statement(f"{me}.{ADVERTISER} = {ADVERTISER_CLASS}().bind({me}.{attribute})")
 
-    if on_connect is not None:
+    attribute = connection_attribute(context, agent)
+    if on_connect is not None and (created_in_on_connect or attribute is None):
         conn = _connection_param(on_connect)
         if conn is None:
             raise CannotRewire(f"`{name}.{CONNECTION_HOOK}` takes no connection to bind to")
@@ -269,14 +274,14 @@ def _create_and_bind(
         )
         wiring.after.append((_last_statement(on_connect, name), [_statement(bind)]))
         return None
-    attribute = connection_attribute(context, agent)
     if attribute is None:
         raise CannotRewire(
             f"class `{name}` has no `{CONNECTION_HOOK}(conn)` and keeps no connection attribute"
             f" to bind a {ADVERTISER_CLASS} to"
         )
-    # Bound lazily, first thing in `initialize`: a factory (`AgentSideConnection(lambda
-    # conn: Agent(conn))`) runs before the connection can send or be observed.
+    # Bound first thing in `initialize`, beside `advertise`: a factory (`AgentSideConnection(lambda
+    # conn: Agent(conn))`) runs before the connection can send or be observed, and a
+    # subclass's `on_connect` that does not call super() cannot leave it unbound.
     return _statement(f"{self_name(initialize)}.{ADVERTISER}.bind({self_name(initialize)}.{attribute})")
 
 

@@ -16,12 +16,12 @@ class SkillAgent:
 
     def on_connect(self, conn) -> None:
         self._conn = conn
-        self.command_advertiser.bind(conn)
 
     def get_skill_commands(self):
         return self._bridge.as_available_commands()
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.bind(self._conn)
         self.command_advertiser.advertise(self.get_skill_commands)
         return InitializeResponse.create(
             protocol_version=protocol_version,

@@ -14,9 +14,9 @@ class AliasedAgent:
 
     def on_connect(self, conn) -> None:
         self._conn = conn
-        self.command_advertiser.bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> schema.InitializeResponse:
+        self.command_advertiser.bind(self._conn)
         self.command_advertiser.advertise(self.catalog)
         caps = schema.AgentCapabilities.create(load_session=True)
         return schema.InitializeResponse(protocol_version=protocol_version, agent_capabilities=caps)

@@ -13,9 +13,9 @@ class ComprehensionAgent:
 
     def on_connect(self, conn: Any) -> None:
         self.conn = conn
-        self.command_advertiser.bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.bind(self.conn)
         self.command_advertiser.advertise(
             lambda: [AvailableCommand(name=c, description=c) for c in self.names]
         )

@@ -28,9 +28,9 @@ class AliasAgent:
 
     def on_connect(self, conn: Client) -> None:
         self._conn = conn
-        self.command_advertiser.bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.bind(self._conn)
         self.command_advertiser.advertise(COMMANDS)
         return InitializeResponse(
             protocol_version=min(protocol_version, PROTOCOL_VERSION),

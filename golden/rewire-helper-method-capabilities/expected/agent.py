@@ -22,7 +22,6 @@ class HelperAgent:
 
     def on_connect(self, conn) -> None:
         self.conn = conn
-        self.command_advertiser.bind(conn)
 
     def skills(self) -> list[AvailableCommand]:
         return [
@@ -34,6 +33,7 @@ class HelperAgent:
         return AgentCapabilities(load_session=True)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.bind(self.conn)
         self.command_advertiser.advertise(self.skills)
         return InitializeResponse(
             protocol_version=min(protocol_version, PROTOCOL_VERSION),

@@ -17,9 +17,9 @@ class MergingAgent:
 
     def on_connect(self, conn: Client) -> None:
         self._conn = conn
-        self.command_advertiser.bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.bind(self._conn)
         self.command_advertiser.advertise(SKILLS)
         return InitializeResponse.create(protocol_version=protocol_version)
 

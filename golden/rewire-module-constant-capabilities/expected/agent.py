@@ -24,9 +24,9 @@ class ConstantAgent:
 
     def on_connect(self, conn) -> None:
         self.conn = conn
-        self.command_advertiser.bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.bind(self.conn)
         self.command_advertiser.advertise(SKILLS)
         return InitializeResponse(protocol_version=min(protocol_version, PROTOCOL_VERSION), agent_capabilities=CAPABILITIES)
 

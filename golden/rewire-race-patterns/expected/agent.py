@@ -22,9 +22,9 @@ class RacyAgent:
 
     def on_connect(self, conn) -> None:
         self._conn = conn
-        self.command_advertiser.bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.bind(self._conn)
         self.command_advertiser.advertise(self.commands_for)
         return InitializeResponse.create(protocol_version=protocol_version)
 

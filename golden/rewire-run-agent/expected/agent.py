@@ -14,9 +14,9 @@ class StdioAgent:
 
     def on_connect(self, conn) -> None:
         self.conn = conn
-        self.command_advertiser.bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.bind(self.conn)
         self.command_advertiser.advertise(lambda: self.skills)
         return InitializeResponse.create(protocol_version=protocol_version)
 

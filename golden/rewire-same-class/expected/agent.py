@@ -24,12 +24,12 @@ class SkillAgent:
 
     def on_connect(self, conn: Client) -> None:
         self._conn = conn
-        self.command_advertiser.bind(conn)
 
     def get_skill_commands(self) -> list[AvailableCommand]:
         return [AvailableCommand(name="web", description="Search the web")]
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.bind(self._conn)
         self.command_advertiser.advertise(self.get_skill_commands)
         return InitializeResponse.create(
             protocol_version=min(protocol_version, PROTOCOL_VERSION),

@@ -19,12 +19,12 @@ class FrameworkAgent:
 
     def on_connect(self, conn: Client) -> None:
         self._conn = conn
-        self.command_advertiser.bind(conn)
 
     def commands(self) -> list[AvailableCommand]:
         return [AvailableCommand(name="web", description="Search the web")]
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.bind(self._conn)
         self.command_advertiser.advertise(self.commands)
         return InitializeResponse.create(
             protocol_version=min(protocol_version, PROTOCOL_VERSION),

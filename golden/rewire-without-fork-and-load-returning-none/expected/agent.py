@@ -13,9 +13,9 @@ class PlainAgent:
 
     def on_connect(self, conn) -> None:
         self.conn = conn
-        self.command_advertiser.bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.bind(self.conn)
         self.command_advertiser.advertise(self.registry.commands)
         capabilities = AgentCapabilities.create(load_session=True)
         return InitializeResponse(protocol_version=protocol_version, agent_capabilities=capabilities)

@@ -15,12 +15,12 @@ class LocalCapsAgent:
 
     def on_connect(self, conn) -> None:
         self.conn = conn
-        self.command_advertiser.bind(conn)
 
     def skills(self) -> list[AvailableCommand]:
         return list(SKILLS)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.bind(self.conn)
         self.command_advertiser.advertise(self.skills)
         caps = AgentCapabilities(load_session=True)
         return InitializeResponse(protocol_version=PROTOCOL_VERSION, agent_capabilities=caps)
@@ -36,9 +36,9 @@ class ResponseFieldAgent:
 
     def on_connect(self, conn) -> None:
         self.conn = conn
-        self.command_advertiser.bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.bind(self.conn)
         self.command_advertiser.advertise(SKILLS)
         response = InitializeResponse(protocol_version=PROTOCOL_VERSION, agent_capabilities=AgentCapabilities())
         return response

@@ -13,12 +13,12 @@ class KwargsAgent:
 
     def on_connect(self, conn) -> None:
         self.conn = conn
-        self.command_advertiser.bind(conn)
 
     def skills(self) -> list[AvailableCommand]:
         return [AvailableCommand(name="web", description="Search the web")]
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.bind(self.conn)
         self.command_advertiser.advertise(self.skills)
         caps_kwargs = {
             "load_session": True,
@@ -36,9 +36,9 @@ class SubscriptKwargsAgent:
 
     def on_connect(self, conn) -> None:
         self.conn = conn
-        self.command_advertiser.bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.bind(self.conn)
         self.command_advertiser.advertise(
             lambda: [AvailableCommand(name="test", description="Run the tests")]
         )

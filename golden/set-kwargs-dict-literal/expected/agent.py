@@ -13,12 +13,12 @@ class SpreadAgent:
 
     def on_connect(self, conn) -> None:
         self.conn = conn
-        self.command_advertiser.bind(conn)
 
     def skills(self) -> list[AvailableCommand]:
         return [AvailableCommand(name="web", description="Search the web")]
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.bind(self.conn)
         self.command_advertiser.advertise(self.skills)
         caps = AgentCapabilities(load_session=True)
         return InitializeResponse(protocol_version=PROTOCOL_VERSION, agent_capabilities=caps)
@@ -34,9 +34,9 @@ class MixedSpreadAgent:
 
     def on_connect(self, conn) -> None:
         self.conn = conn
-        self.command_advertiser.bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.bind(self.conn)
         self.command_advertiser.advertise(
             lambda: [AvailableCommand(name="test", description="Run the tests")]
         )

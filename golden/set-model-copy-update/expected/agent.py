@@ -15,12 +15,12 @@ class CopyAgent:
 
     def on_connect(self, conn) -> None:
         self.conn = conn
-        self.command_advertiser.bind(conn)
 
     def skills(self) -> list[AvailableCommand]:
         return [AvailableCommand(name="web", description="Search the web")]
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.bind(self.conn)
         self.command_advertiser.advertise(self.skills)
         caps = BASE.model_copy()
         return InitializeResponse(protocol_version=PROTOCOL_VERSION, agent_capabilities=caps)
@@ -37,9 +37,9 @@ class PartialCopyAgent:
 
     def on_connect(self, conn) -> None:
         self.conn = conn
-        self.command_advertiser.bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.bind(self.conn)
         self.command_advertiser.advertise(
             lambda: [AvailableCommand(name="test", description="Run tests")]
         )

@@ -13,9 +13,9 @@ class DictCallAgent:
 
     def on_connect(self, conn) -> None:
         self.conn = conn
-        self.command_advertiser.bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> dict[str, Any]:
+        self.command_advertiser.bind(self.conn)
         self.command_advertiser.advertise(lambda: [WEB])
         return {
             "protocolVersion": protocol_version,
@@ -33,9 +33,9 @@ class OuterDictCallAgent:
 
     def on_connect(self, conn) -> None:
         self.conn = conn
-        self.command_advertiser.bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> dict[str, Any]:
+        self.command_advertiser.bind(self.conn)
         self.command_advertiser.advertise(lambda: [WEB])
         return dict(protocolVersion=protocol_version, agentCapabilities={"loadSession": False})
 
@@ -50,9 +50,9 @@ class KeySetAgent:
 
     def on_connect(self, conn) -> None:
         self.conn = conn
-        self.command_advertiser.bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> dict[str, Any]:
+        self.command_advertiser.bind(self.conn)
         self.command_advertiser.advertise(lambda: [WEB])
         result: dict[str, Any] = {"protocolVersion": protocol_version, "agentCapabilities": {"loadSession": True}}
         return result

@@ -16,9 +16,9 @@ class SkillAgent(Agent):
 
     def on_connect(self, conn: Client) -> None:
         self.conn = conn
-        self.command_advertiser.bind(conn)
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.bind(self.conn)
         self.command_advertiser.advertise(
             lambda: [AvailableCommand(name=skill, description=skill) for skill in self.skills]
         )
