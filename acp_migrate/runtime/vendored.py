@@ -192,15 +192,15 @@ class CommandAdvertiser:
         result = message.get("result")
         named = result.get("sessionId") if isinstance(result, dict) else None
         sid = named if isinstance(named, str) else None
-        known = ("protocolVersion", "stopReason")  # initialize, prompt
-        if early and sid is None and "error" not in message:
-            if not isinstance(result, dict) or not set(known) & set(result):
-                self._warn(
-                    "a request read before bind(conn) was answered naming "
-                    "no session (a session/load or session/resume sent "
-                    "before the initialize answer): that session may miss "
-                    "its commands; bind in on_connect or the agent factory",
-                )
+        keys = set(result) if isinstance(result, dict) else set()
+        unclear = sid is None and "error" not in message
+        if early and unclear and not {"protocolVersion", "stopReason"} & keys:
+            self._warn(  # an initialize or prompt result is no setup's
+                "a request read before bind(conn) was answered naming "
+                "no session (a session/load or session/resume sent "
+                "before the initialize answer): that session may miss "
+                "its commands; bind in on_connect or the agent factory",
+            )
         if sid in self._sent or (sid is None and (self._early or not early)):
             return None
         return self._settle(message.get("id"), self._UNNAMED[0], sid, True)
