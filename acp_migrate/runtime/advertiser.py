@@ -597,12 +597,12 @@ class CommandAdvertiser:
         """Whether ``response`` is (or may be) a load result, which never carries the field."""
         if response is None:
             return True  # only load_session may return None
+        # The setup in flight that names the session (SDK 0.4-0.6 run handlers outside the
+        # context), else the request whose handler runs.
+        request = session.request if session is not None else None
         current = _CURRENT_REQUEST.get()
-        request = None
-        if current is not None and current[0] is self:
+        if request is None and current is not None and current[0] is self:
             request = self._requests.get(current[1])
-        if request is None and session is not None:
-            request = session.request  # the setup in flight that names it (SDK 0.4-0.6: no context)
         if request is not None:
             return request.kind == _LOAD
         if isinstance(response, dict):

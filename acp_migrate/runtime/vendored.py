@@ -71,9 +71,8 @@ class CommandAdvertiser:
         if self._inner is not None:
             raise RuntimeError("already bound to another connection")
         send = inner.send_notification
-        owner = getattr(send, "__self__", None)
-        taken = hasattr(send, "_acp_migrate_advertiser")
-        if taken or isinstance(owner, CommandAdvertiser):
+        mine = getattr(send, "__name__", None) == "_intercept"  # any copy's
+        if mine or hasattr(send, "_acp_migrate_advertiser"):
             raise RuntimeError("the connection has an advertiser already")
         self._inner, self._send = inner, send
         inner.send_notification = self._intercept
