@@ -231,7 +231,8 @@ def test_bind_refuses_a_client_side_connection(aio: Any, harness: Any) -> None:
 def test_a_load_result_never_carries_the_field(context: str) -> None:
     """Issue 23: on v2, `attach` added `availableCommands` to a load result given as a dict
     when it ran outside the handler's context (SDK 0.4-0.6 dispatch handlers there, and so
-    do tasks a plain thread starts). The spec lists the new, resume and fork results only."""
+    do tasks a plain thread starts). The spec lists the new, resume and fork results only.
+    In the handler's context (the control) the request said what it was already."""
     import contextvars
 
     from acp.schema import LoadSessionResponse
@@ -253,13 +254,13 @@ def test_a_load_result_never_carries_the_field(context: str) -> None:
             return outside.run(advertiser.attach, *args) if context == "outside" else advertiser.attach(*args)
 
         conn.receive({"jsonrpc": "2.0", "id": 1, "method": "session/load", "params": {"sessionId": "old"}})
-        conn.receive({"jsonrpc": "2.0", "id": 2, "method": "session/resume", "params": {"sessionId": "back"}})
         found = {
             "load dict": carries(attach({"configOptions": []}, "old", A)),
             "load empty dict": carries(attach({}, "old", A)),
             "load model": carries(attach(LoadSessionResponse(), "old", A)),
-            "resume dict": carries(attach({}, "back", A)),  # the positive control
         }
+        conn.receive({"jsonrpc": "2.0", "id": 2, "method": "session/resume", "params": {"sessionId": "back"}})
+        found["resume dict"] = carries(attach({}, "back", A))  # the positive control
         if context == "outside":  # a load read before bind (never seen): a dict naming no session may be one
             found["unseen dict"] = carries(attach({}, "unseen", A))
         return found
