@@ -528,8 +528,9 @@ class CommandAdvertiser:
             self._warn_once(
                 "version",
                 "CommandAdvertiser: a session was set up before any initialize result was seen "
-                "(bind(conn) ran after initialize was answered?): its commands are rendered for "
-                "protocol v1. Bind in on_connect, or first thing in initialize",
+                "(bind(conn) ran after initialize was answered, or the client did not wait for it): "
+                "its commands are rendered for protocol v1. Bind in on_connect, or first thing in "
+                "initialize",
             )
         self._closed.pop(session_id, None)
         session = self._sessions.get(session_id)
