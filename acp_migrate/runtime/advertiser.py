@@ -506,7 +506,8 @@ class CommandAdvertiser:
         result = message.get("result")
         named = result.get("sessionId") if isinstance(result, dict) else None
         if isinstance(named, str) and named not in self._sessions:
-            self._open(named, result, _NEW)
+            if early or named not in self._closed:  # not a late answer naming a closed session
+                self._open(named, result, _NEW)
         elif early and named is None and "error" not in message and not _initialize_or_prompt(result):
             self._warn_once(
                 "unasked",

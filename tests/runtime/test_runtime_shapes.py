@@ -149,3 +149,58 @@ def test_bind_inside_a_session_handler_is_said_once(folder: Path, shim: str) -> 
         assert timeline(agent.frames, sid) == ["session/new", [OWN["session/new"], SKILL]]
     version = [line for line in log if "before any initialize result" in line]
     assert len(version) == (1 if shim == "full" else 0), log
+
+
+# -- the same on a connection built like AgentPool's fork, without a transport (fast) --
+
+
+def test_requests_read_before_bind_are_counted_and_their_lists_follow_their_responses(
+    folder: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Both advertisers, bound while the SDK runs three request handlers it never saw start
+    (initialize, a session/new and a session/load the client sent before the initialize
+    answer): each list waits for the response naming its session, or for the last of the
+    three responses; the load result, which names nothing, is said once."""
+    import logging
+    import types
+
+    from fake_connection import ForkAgentSideConnection, ForkConnection
+    from test_vendored_shim import load_vendored
+
+    from acp_migrate.runtime import CommandAdvertiser
+
+    fork = types.ModuleType("acp.connection")
+    fork.Connection = ForkConnection
+    monkeypatch.setitem(sys.modules, "acp.connection", fork)
+
+    async def scenario(make: Any) -> ForkConnection:
+        conn = ForkConnection()
+        blocked = asyncio.Event()
+        handlers = {asyncio.create_task(blocked.wait(), name="acp.Connection.request") for _ in range(3)}
+        conn._tasks = types.SimpleNamespace(_tasks=handlers)  # the SDK's TaskSupervisor
+        advertiser = make().bind(ForkAgentSideConnection(conn)).advertise([SKILL])
+        for sid, commands in (("n-1", [OWN["session/new"]]), ("old", [OWN["session/load"]])):
+            update = {"sessionUpdate": "available_commands_update", "availableCommands": commands}
+            await conn.send_notification("session/update", {"sessionId": sid, "update": update})
+        assert conn.written == []  # held: their requests are not answered
+        await conn.respond(0, {"protocolVersion": 1})
+        await conn.respond(2, {})  # the load: names no session, and one request is left
+        await conn.respond(1, {"sessionId": "n-1"})  # the new, the last of them
+        blocked.set()
+        await asyncio.gather(*conn.tasks, *handlers)
+        for _ in range(10_000):  # the full advertiser sends from its own task; the bound only ends a hang
+            if len(conn.commands_updates()) >= 2:
+                break
+            await asyncio.sleep(0)
+        return conn
+
+    for make in (load_vendored(folder).CommandAdvertiser, CommandAdvertiser):
+        caplog.clear()
+        with caplog.at_level(logging.WARNING):
+            conn = asyncio.run(scenario(make))
+        assert [m.get("id", m.get("params", {}).get("sessionId")) for m in conn.written] == [0, 2, 1, "n-1", "old"]
+        assert [c for _, c in conn.commands_updates()] == [
+            [OWN["session/new"], SKILL],
+            [OWN["session/load"], SKILL],
+        ], make
+        assert len([r for r in caplog.records if UNATTRIBUTED in r.getMessage()]) == 1, make
