@@ -161,24 +161,27 @@ def test_requests_read_before_bind_are_counted_and_their_lists_follow_their_resp
     (initialize, a session/new and a session/load the client sent before the initialize
     answer): each list waits for the response naming its session, or for the last of the
     three responses; the load result, which names nothing, is said once."""
+    import importlib.util
     import logging
     import types
 
     from fake_connection import ForkAgentSideConnection, ForkConnection
-    from test_vendored_shim import load_vendored
 
     from acp_migrate.runtime import CommandAdvertiser
 
     fork = types.ModuleType("acp.connection")
-    fork.Connection = ForkConnection
+    fork.Connection = ForkConnection  # the vendored file checks connections against the project's acp
     monkeypatch.setitem(sys.modules, "acp.connection", fork)
+    spec = importlib.util.spec_from_file_location("acp_command_advertiser", folder / VENDORED_FILE)
+    vendored = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(vendored)
 
     async def scenario(make: Any) -> ForkConnection:
         conn = ForkConnection()
         blocked = asyncio.Event()
         handlers = {asyncio.create_task(blocked.wait(), name="acp.Connection.request") for _ in range(3)}
         conn._tasks = types.SimpleNamespace(_tasks=handlers)  # the SDK's TaskSupervisor
-        advertiser = make().bind(ForkAgentSideConnection(conn)).advertise([SKILL])
+        make().bind(ForkAgentSideConnection(conn)).advertise([SKILL])
         for sid, commands in (("n-1", [OWN["session/new"]]), ("old", [OWN["session/load"]])):
             update = {"sessionUpdate": "available_commands_update", "availableCommands": commands}
             await conn.send_notification("session/update", {"sessionId": sid, "update": update})
@@ -194,7 +197,7 @@ def test_requests_read_before_bind_are_counted_and_their_lists_follow_their_resp
             await asyncio.sleep(0)
         return conn
 
-    for make in (load_vendored(folder).CommandAdvertiser, CommandAdvertiser):
+    for make in (vendored.CommandAdvertiser, CommandAdvertiser):
         caplog.clear()
         with caplog.at_level(logging.WARNING):
             conn = asyncio.run(scenario(make))
