@@ -188,6 +188,12 @@ class CommandAdvertiser:
         through the advertiser. Binding the same connection again does nothing;
         one advertiser serves one connection. Returns ``self``.
 
+        Bound late (in ``initialize``, or misused in a session handler), it counts the
+        SDK's request handlers then running, whose requests it never saw, and holds
+        lists it cannot place until those are answered. On a connection that listens
+        already (SDK 0.12.1's ``AgentSideConnection``), a later ``conn.listen()`` waits
+        for that receive loop instead of starting a second one.
+
         Raises:
             TypeError: ``conn`` is the client side of a connection, or not a
                 connection the advertiser can send and observe through.
