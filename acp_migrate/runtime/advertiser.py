@@ -56,6 +56,11 @@ _SETUP_KINDS = (_NEW, _LOAD, _RESUME, _FORK)
 _SETUP, _OPEN = 0, 1
 
 _KEEP: Any = object()  # "leave this list as it is"
+_UNSET: Any = object()  # a context the observer never ran in
+
+# The SDK's request handler tasks (0.7+, and 0.4-0.6's dispatcher): those running
+# when `bind` is called handle requests the advertiser never saw come in.
+_HANDLER_TASKS = ("acp.Connection.request", "acp.Dispatcher.request")
 
 # (advertiser, request id) of the setup request whose handler is running. The
 # observer sets it in the receive loop just before the SDK creates the handler
@@ -82,7 +87,7 @@ class _Request:
 
 
 class _Session:
-    __slots__ = ("_key", "_wire", "advertised", "always", "own", "request", "restore", "sent", "state")
+    __slots__ = ("_key", "_wire", "advertised", "always", "early", "own", "request", "restore", "sent", "state")
 
     def __init__(self) -> None:
         self.state = _SETUP
@@ -92,6 +97,7 @@ class _Session:
         self.sent: list[dict[str, Any]] = []  # list the client has (empty until told otherwise)
         self.request: _Request | None = None  # pending setup request while state is _SETUP
         self.restore: list[dict[str, Any]] | None = None  # what the client had, while an open session reloads
+        self.early = False  # held for a request read before bind
         self._key: tuple[Any, Any, Any, int] | None = None  # (own, always, advertised, version) of _wire
         self._wire: list[dict[str, Any]] = []
 
@@ -144,6 +150,9 @@ class CommandAdvertiser:
         self._version_known = False  # an initialize result was seen
         self._detached = False  # bound to a test double (unittest.mock): advertises nothing
         self._warned_unbound = False
+        self._warned: set[str] = set()  # what was logged once already
+        self._early = 0  # requests read before bind (unobserved), not answered yet
+        self._asked: set[Any] = set()  # other requests observed meanwhile, by id
         self._conn: Any = None
         self._inner: Any = None  # the JSON-RPC Connection that sends
         self._send_notification: Any = None  # its send_notification, unwrapped
@@ -178,6 +187,12 @@ class CommandAdvertiser:
         ``available_commands_update`` sent on the connection, by any code,
         through the advertiser. Binding the same connection again does nothing;
         one advertiser serves one connection. Returns ``self``.
+
+        Bound late (in ``initialize``, or misused in a session handler), it counts the
+        SDK's request handlers then running, whose requests it never saw, and holds
+        lists it cannot place until those are answered. On a connection that listens
+        already (SDK 0.12.1's ``AgentSideConnection``), a later ``conn.listen()`` waits
+        for that receive loop instead of starting a second one.
 
         Raises:
             TypeError: ``conn`` is the client side of a connection, or not a
@@ -218,6 +233,21 @@ class CommandAdvertiser:
             self._set_loop(asyncio.get_running_loop())
         except RuntimeError:
             pass  # picked up from the first observed message
+        tasks = getattr(getattr(inner, "_tasks", None), "_tasks", None)
+        if isinstance(tasks, set):
+            self._early = sum(1 for t in tasks if t.get_name() in _HANDLER_TASKS and not t.done())
+        recv = getattr(inner, "_recv_task", None)
+        if isinstance(recv, asyncio.Task) and not recv.done():
+            # conn.listen() on a connection that already listens (SDK 0.12.1) would start
+            # a second receive loop, whose failure makes the SDK refuse every notification.
+            inner.main_loop = lambda: recv
+        elif getattr(inner, "_disconnected", False):
+            self._warn_once(
+                "listen",
+                "CommandAdvertiser.bind(): the connection refuses notifications (its receive loop "
+                "failed: does the agent await conn.listen() on a connection that already listens?); "
+                "no commands can be sent on it. Use run_agent, or bind in on_connect",
+            )
         return self
 
     @property
@@ -296,7 +326,7 @@ class CommandAdvertiser:
             wire = self._advertised(session)
         else:  # a closed session: ignored, but the response still says what was asked
             wire = _merged(() if own is _KEEP else own, kept or (), self._version)
-        if wire and self._field_allowed(self._is_load(response)):
+        if wire and self._field_allowed(self._is_load(response, session)):
             return _with_commands(response, wire)
         return _without_null(response)
 
@@ -402,20 +432,28 @@ class CommandAdvertiser:
                 if request is not None:
                     self._on_response(request, message)
                     return
-            if not self._version_known:
+            result = message.get("result")
+            if not self._version_known and isinstance(result, dict) and "protocolVersion" in result:
                 # Bound inside the initialize handler: its request went by
                 # unseen, its result (the only one with protocolVersion) does not.
-                result = message.get("result")
-                if isinstance(result, dict) and "protocolVersion" in result:
-                    self._learn_version(result)
+                self._learn_version(result)
+            if self._early:
+                if message.get("id") in self._asked:
+                    self._asked.discard(message.get("id"))
+                else:
+                    self._on_unasked(message, early=True)
+            elif isinstance(result, dict) and "sessionId" in result:
+                self._on_unasked(message, early=False)
             return
         if self._loop is None:
             self._set_loop(asyncio.get_running_loop())
         method = message.get("method")
         kind = _KINDS.get(method) if method is not None and "id" in message else None
         if kind is None:
-            if _CURRENT_REQUEST.get() is not None:
+            if _CURRENT_REQUEST.get(_UNSET) is not None:
                 _CURRENT_REQUEST.set(None)  # don't leak into unrelated handler tasks
+            if self._early and method is not None and "id" in message:
+                self._asked.add(message["id"])
             return
         params = message.get("params")
         session_id = params.get("sessionId") if isinstance(params, dict) else None
@@ -437,7 +475,7 @@ class CommandAdvertiser:
                     session.restore, session.state, session.sent = session.sent, _SETUP, []
                 session.request = request
                 request.linked.append(session_id)
-        elif _CURRENT_REQUEST.get() is not None:
+        elif _CURRENT_REQUEST.get(_UNSET) is not None:
             _CURRENT_REQUEST.set(None)
 
     def _learn_version(self, result: dict[str, Any]) -> None:
@@ -467,12 +505,50 @@ class CommandAdvertiser:
         self._settle_request(request, keep=session_id if ok else None)
         if not ok or session_id is None:
             return
+        self._open(session_id, result, kind)
+
+    def _on_unasked(self, message: dict[str, Any], early: bool) -> None:
+        """A response to a request the advertiser did not see come in (read before `bind`, when
+        a client does not wait for the initialize answer): new and fork results name their
+        session; a load or resume result cannot be told from the others."""
+        if early:
+            self._early -= 1
+        result = message.get("result")
+        named = result.get("sessionId") if isinstance(result, dict) else None
+        if isinstance(named, str) and named not in self._sessions:
+            if early or named not in self._closed:  # not a late answer naming a closed session
+                self._open(named, result, _NEW)
+        elif early and named is None and "error" not in message and not _initialize_or_prompt(result):
+            self._warn_once(
+                "unasked",
+                "CommandAdvertiser: a request read before bind(conn) was answered naming no session "
+                "(a session/load or session/resume the client sent before the initialize answer): "
+                "the advertiser cannot tell which session it set up, so that session may miss its "
+                "commands. Bind in on_connect (or the agent factory) so every request is seen",
+            )
+        if early and not self._early:
+            self._asked.clear()
+            # Every request read before bind is answered: what was held for them goes out.
+            for session_id, session in list(self._held.items()):
+                if session.early:
+                    self._open(session_id, None, _LOAD)
+
+    def _open(self, session_id: str, result: Any, kind: int) -> None:
+        """The session's setup response is out: it is open, and gets its list."""
+        if not self._version_known:
+            self._warn_once(
+                "version",
+                "CommandAdvertiser: a session was set up before any initialize result was seen "
+                "(bind(conn) ran after initialize was answered, or the client did not wait for it): "
+                "its commands are rendered for protocol v1. Bind in on_connect, or first thing in "
+                "initialize",
+            )
         self._closed.pop(session_id, None)
         session = self._sessions.get(session_id)
         if session is None:
             session = self._held.pop(session_id, None) or _Session()
             self._sessions[session_id] = session
-        session.state, session.request, session.restore = _OPEN, None, None
+        session.state, session.request, session.restore, session.early = _OPEN, None, None, False
         if self._source is not None:
             session.advertised = coerce_commands(self._read_advertised())
         # What the client got in the result is what it has now.
@@ -484,6 +560,11 @@ class CommandAdvertiser:
         self._queue(session_id, session)
 
     # ------------------------------------------------------------------ internals
+
+    def _warn_once(self, what: str, message: str) -> None:
+        if what not in self._warned:
+            self._warned.add(what)
+            logger.warning(message)
 
     def _bound(self, name: str) -> bool:
         """Whether lists can be advertised; before `bind` that is a bug worth a warning
@@ -524,19 +605,22 @@ class CommandAdvertiser:
     def _field_allowed(self, is_load: bool) -> bool:
         return not is_load and (self._version >= 2 or not self.v1_followup)
 
-    def _is_load(self, response: Any) -> bool:
+    def _is_load(self, response: Any, session: _Session | None) -> bool:
+        """Whether ``response`` is (or may be) a load result, which never carries the field."""
         if response is None:
             return True  # only load_session may return None
+        # The setup in flight that names the session (SDK 0.4-0.6 run handlers outside the
+        # context), else the request whose handler runs.
+        request = session.request if session is not None else None
         current = _CURRENT_REQUEST.get()
-        if current is not None and current[0] is self:
+        if request is None and current is not None and current[0] is self:
             request = self._requests.get(current[1])
-            if request is not None:
-                return request.kind == _LOAD
-        try:
-            from acp.schema import LoadSessionResponse
-        except ImportError:  # SDK 0.4-0.6 have none (their load returns None)
-            return False
-        return isinstance(response, LoadSessionResponse)
+        if request is not None:
+            return request.kind == _LOAD
+        if isinstance(response, dict):
+            # Unknown request: load and resume results name no session; new and fork ones do.
+            return not isinstance(response.get("sessionId"), str)
+        return any(cls.__name__ == "LoadSessionResponse" for cls in type(response).__mro__)
 
     def _advertised(self, session: _Session) -> list[dict[str, Any]]:
         """The session's list on the wire: its own list, then its always commands."""
@@ -573,8 +657,8 @@ class CommandAdvertiser:
         return True
 
     def _unknown(self, session_id: str) -> _Session | None:
-        current = _CURRENT_REQUEST.get()
-        if current is not None and current[0] is self:
+        current = _CURRENT_REQUEST.get(_UNSET)
+        if isinstance(current, tuple) and current[0] is self:
             request = self._requests.get(current[1])
             if request is not None and request.kind in _SETUP_KINDS:
                 # A setup handler (or a task it started) names a new session.
@@ -589,6 +673,9 @@ class CommandAdvertiser:
         # Unknown session (e.g. a thread publishing before the handler attached):
         # hold it in a bounded table until a setup response names it.
         session = self._held.pop(session_id, None) or _Session()
+        if self._early and current is _UNSET:
+            # Maybe from a request read before bind: held until all of those are answered.
+            session.early = True
         self._held[session_id] = session
         if len(self._held) > self._max_held:
             del self._held[next(iter(self._held))]
@@ -699,6 +786,10 @@ class CommandAdvertiser:
                     session.sent = wire
                 elif session.restore is not None:  # a reload began meanwhile
                     session.restore = wire
+
+
+def _initialize_or_prompt(result: Any) -> bool:
+    return isinstance(result, dict) and not {"protocolVersion", "stopReason"}.isdisjoint(result)
 
 
 def _inner_connection(conn: Any) -> Any:

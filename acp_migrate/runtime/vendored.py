@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import logging
 from typing import Any
 
 from acp.connection import Connection
@@ -34,6 +35,8 @@ class CommandAdvertiser:
     _NAMED = ("session/load", "session/resume", "loadSession")
     _UNNAMED = ("session/new", "session/fork", "newSession")
     _CLOSE = "session/close"
+    # The SDK's request handler tasks (0.7+, and 0.4-0.6's dispatcher).
+    _HANDLERS = ("acp.Connection.request", "acp.Dispatcher.request")
     _UPDATE = "available_commands_update"
     # The setup request whose handler runs. SDK 0.7+ create handler tasks
     # in the receive loop, right after the observer has set this.
@@ -51,6 +54,8 @@ class CommandAdvertiser:
         self._setup: dict[str, Any] = {}  # held session: its request id
         self._own: dict[str, list[Any]] = {}  # session: its own list
         self._sent: dict[str, list[Any]] = {}  # open session: its list
+        self._early = 0  # requests read before bind, not answered yet
+        self._warned = False
 
     def bind(self, conn: Any) -> CommandAdvertiser:
         """Watch the agent's connection (binding it again does nothing)."""
@@ -65,12 +70,32 @@ class CommandAdvertiser:
             return self
         if self._inner is not None:
             raise RuntimeError("already bound to another connection")
-        self._inner, self._send = inner, inner.send_notification
+        send = inner.send_notification
+        mine = getattr(send, "__name__", None) == "_intercept"  # any copy's
+        if mine or hasattr(send, "_acp_migrate_advertiser"):
+            raise RuntimeError("the connection has an advertiser already")
+        self._inner, self._send = inner, send
         inner.send_notification = self._intercept
         if hasattr(inner, "add_observer"):
             inner.add_observer(self._observe)
         else:  # a fork that only keeps the list
             inner._observers.append(self._observe)
+        tasks = getattr(getattr(inner, "_tasks", None), "_tasks", None)
+        for task in tasks if isinstance(tasks, set) else ():
+            if task.get_name() in self._HANDLERS and not task.done():
+                self._early += 1  # bound late: this request went by unseen
+        task = getattr(inner, "_recv_task", None)
+        if isinstance(task, asyncio.Task) and not task.done():
+            # conn.listen() on a connection that listens (SDK 0.12.1) would
+            # run a second receive loop, which the SDK then takes for a
+            # closed connection: it waits for the first one instead.
+            inner.main_loop = lambda: task
+        elif getattr(inner, "_disconnected", False):
+            self._warn(
+                "the connection refuses notifications (a second receive "
+                "loop failed? do not await conn.listen() on a connection "
+                "that listens): no commands can be sent on it",
+            )
         return self
 
     def advertise(self, commands: Any) -> CommandAdvertiser:
@@ -110,12 +135,17 @@ class CommandAdvertiser:
         if sid in self._setup or sid in self._sent:
             self._own[sid] = own
             return await self._flush(sid)  # does nothing while held
-        request = self._REQUEST.get()
+        request = self._REQUEST.get(self)  # self: never set here
         unnamed = (m in self._UNNAMED for m, _ in self._pending.values())
         if request in self._pending or any(unnamed):
             # Maybe the session a setup request is opening: held.
             self._own[sid] = own
             self._setup[sid] = request if request in self._pending else None
+            return None
+        if request is self and self._early:
+            # From a request read before bind, maybe a setup: held until a
+            # response names the session or all those requests are answered.
+            self._own[sid], self._setup[sid] = own, self
             return None
         return await self._flush(sid, own)
 
@@ -129,7 +159,7 @@ class CommandAdvertiser:
             sid = params.get("sessionId") if isinstance(params, dict) else None
             setup = method in self._NAMED or method in self._UNNAMED
             self._REQUEST.set(request if setup else None)
-            if setup or method == self._CLOSE:
+            if setup or method == self._CLOSE or self._early:
                 named = method in self._NAMED or method == self._CLOSE
                 self._pending[request] = (method, sid if named else None)
             if method in self._NAMED and isinstance(sid, str):
@@ -141,6 +171,8 @@ class CommandAdvertiser:
             return self._unasked(message)
         method, sid = self._pending.pop(request)
         result = message.get("result")
+        if method not in (*self._NAMED, *self._UNNAMED, self._CLOSE):
+            return None  # tracked only to tell the requests read before bind
         if "error" in message:
             sid = None
         elif method in self._UNNAMED:
@@ -149,37 +181,51 @@ class CommandAdvertiser:
             for table in (self._own, self._sent, self._setup):
                 table.pop(sid, None)
             return None
-        return self._settle(request, method, sid)
+        return self._settle(request, method, sid, sid is not None)
 
     def _unasked(self, message: Any) -> Any:
-        # A response to a request read before bind: one naming a session
-        # the advertiser does not know is that session's setup.
+        # A response to a request read before bind (a client that did not
+        # wait for the initialize answer): new and fork results name their
+        # session; a load or resume result cannot be told from the others.
+        early, self._early = self._early, max(0, self._early - 1)
         result = message.get("result")
-        sid = result.get("sessionId") if isinstance(result, dict) else None
-        if not isinstance(sid, str) or sid in self._sent:
+        named = result.get("sessionId") if isinstance(result, dict) else None
+        sid = named if isinstance(named, str) else None
+        keys = set(result) if isinstance(result, dict) else set()
+        unclear = sid is None and "error" not in message
+        if early and unclear and not {"protocolVersion", "stopReason"} & keys:
+            self._warn(  # an initialize or prompt result is no setup's
+                "a request read before bind(conn) was answered naming "
+                "no session (a session/load or session/resume sent "
+                "before the initialize answer): that session may miss "
+                "its commands; bind in on_connect or the agent factory",
+            )
+        if sid in self._sent or (sid is None and (self._early or not early)):
             return None
-        return self._settle(message.get("id"), self._UNNAMED[0], sid)
+        return self._settle(message.get("id"), self._UNNAMED[0], sid, True)
 
-    def _settle(self, request: Any, method: str, sid: Any) -> Any:
-        """A setup response is out; sid is the session it opened, or None."""
-        failed = sid is None
+    def _settle(self, request: Any, method: str, sid: Any, ok: bool) -> Any:
+        """A setup response is out: sid is the session it opened, if any."""
         busy = any(m in self._UNNAMED for m, _ in self._pending.values())
         # Held without a request (SDK 0.4-0.6): a failed new or fork may
         # have been theirs; once none is pending, they were nobody's.
-        settled = (failed and method in self._UNNAMED) or not busy
+        settled = (not ok and method in self._UNNAMED) or not busy
         forward = []
         for held, link in list(self._setup.items()):
+            # Held for a request read before bind: out once all are answered.
+            early = link is self and not self._early
             if held == sid:
                 del self._setup[held]
-            elif link == request or (link is None and settled):
+            elif link == request or (link is None and settled) or early:
                 del self._setup[held]  # not this request's session after all
                 if held not in self._sent:
                     own = self._own.pop(held, [])
-                    if not failed:
+                    if ok:
                         forward.append((held, own))
-        if failed:
+        if not ok:
             return None
-        self._sent[sid] = []  # a session set up again starts empty
+        if sid is not None:
+            self._sent[sid] = []  # a session set up again starts empty
         return self._flush_all(sid, forward)
 
     async def _flush_all(self, sid: str, forward: list[Any]) -> None:
@@ -202,6 +248,11 @@ class CommandAdvertiser:
             update = {"sessionUpdate": self._UPDATE, "availableCommands": wire}
             params = {"sessionId": sid, "update": update}
             await self._send("session/update", params)
+
+    def _warn(self, what: str) -> None:
+        if not self._warned:  # once per advertiser
+            self._warned = True
+            logging.getLogger(__name__).warning("CommandAdvertiser: %s", what)
 
 
 def _dump(command: Any) -> dict[str, Any]:

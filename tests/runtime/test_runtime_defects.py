@@ -225,3 +225,45 @@ def test_bind_refuses_a_client_side_connection(aio: Any, harness: Any) -> None:
     h = harness("memory", 1)
     with pytest.raises(TypeError, match="AgentSideConnection"):
         CommandAdvertiser().bind(h.conn)
+
+
+@pytest.mark.parametrize("context", ["handler", "outside"])
+def test_a_load_result_never_carries_the_field(context: str) -> None:
+    """Issue 23: on v2, `attach` added `availableCommands` to a load result given as a dict
+    when it ran outside the handler's context (SDK 0.4-0.6 dispatch handlers there, and so
+    do tasks a plain thread starts). The spec lists the new, resume and fork results only.
+    In the handler's context (the control) the request said what it was already."""
+    import contextvars
+
+    from acp.schema import LoadSessionResponse
+    from fake_connection import ForkAgentSideConnection, ForkConnection
+
+    def carries(response: Any) -> bool:
+        if isinstance(response, dict):
+            return "availableCommands" in response
+        return "availableCommands" in response.model_dump(by_alias=True)
+
+    async def scenario() -> dict[str, bool]:
+        conn = ForkConnection()
+        advertiser = CommandAdvertiser().bind(ForkAgentSideConnection(conn))
+        conn.receive({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": 2}})
+        await conn.respond(0, {"protocolVersion": 2})
+        outside = contextvars.copy_context()  # one the observer never ran in
+
+        def attach(*args: Any) -> Any:
+            return outside.run(advertiser.attach, *args) if context == "outside" else advertiser.attach(*args)
+
+        conn.receive({"jsonrpc": "2.0", "id": 1, "method": "session/load", "params": {"sessionId": "old"}})
+        found = {
+            "load dict": carries(attach({"configOptions": []}, "old", A)),
+            "load empty dict": carries(attach({}, "old", A)),
+            "load model": carries(attach(LoadSessionResponse(), "old", A)),
+        }
+        conn.receive({"jsonrpc": "2.0", "id": 2, "method": "session/resume", "params": {"sessionId": "back"}})
+        found["resume dict"] = carries(attach({}, "back", A))  # the positive control
+        if context == "outside":  # a load read before bind (never seen): a dict naming no session may be one
+            found["unseen dict"] = carries(attach({}, "unseen", A))
+        return found
+
+    expected = {"load dict": False, "load empty dict": False, "load model": False, "resume dict": True}
+    assert asyncio.run(scenario()) == expected | ({"unseen dict": False} if context == "outside" else {})

@@ -242,6 +242,8 @@ def test_binding_the_same_connection_again_does_nothing(folder: Path) -> None:
             advertiser.bind(object())
         with pytest.raises(RuntimeError):
             advertiser.bind(Connection(Mock(), Mock(), asyncio.StreamReader(), listening=False))
+        with pytest.raises(RuntimeError, match="advertiser already"):  # a second one would send twice
+            load_vendored(folder).CommandAdvertiser().bind(conn)
 
     asyncio.run(scenario())
 
