@@ -1,21 +1,12 @@
 """Slash commands per session for an ACP agent (acp-migrate's shim).
 
-A client drops a session/update for a session it does not know yet, so
-a session's commands may only follow its setup response. The SDK writes
-every message through one FIFO and tells its stream observers about a
-response once it is written: the advertiser watches the connection and
-sends each session its commands right behind its setup response.
-
-Wiring, once per connection::
-
-    advertiser = CommandAdvertiser()
-    advertiser.bind(conn)  # in on_connect, or first thing in initialize
-    advertiser.advertise(get_commands)  # a callable, or a list
-
-Once bound, every available_commands_update the server sends on the
-connection goes through the advertiser: that list, then the advertised
-commands it lacks by name, held until the session's setup response is
-out. Documentation: acp-migrate's docs/runtime.md.
+A client drops a session/update for a session it does not know yet: bound
+to the connection, the advertiser sends each session its commands right
+behind its setup response (the SDK tells stream observers of a response
+once it is written). Wire it once per connection: bind(conn) in on_connect
+or first thing in initialize, then advertise(get_commands), a callable or
+a list. Every available_commands_update sent on the connection goes
+through it. Documentation: acp-migrate's docs/runtime.md.
 """
 
 from __future__ import annotations
@@ -91,11 +82,7 @@ class CommandAdvertiser:
             # closed connection: it waits for the first one instead.
             inner.main_loop = lambda: task
         elif getattr(inner, "_disconnected", False):
-            self._warn(
-                "the connection refuses notifications (a second receive "
-                "loop failed? do not await conn.listen() on a connection "
-                "that listens): no commands can be sent on it",
-            )
+            self._warn("a second receive loop failed", "await listen() once")
         return self
 
     def advertise(self, commands: Any) -> CommandAdvertiser:
@@ -193,12 +180,11 @@ class CommandAdvertiser:
         sid = named if isinstance(named, str) else None
         keys = set(result) if isinstance(result, dict) else set()
         unclear = sid is None and "error" not in message
+        # An initialize or prompt result is no setup's.
         if early and unclear and not {"protocolVersion", "stopReason"} & keys:
-            self._warn(  # an initialize or prompt result is no setup's
-                "a request read before bind(conn) was answered naming "
-                "no session (a session/load or session/resume sent "
-                "before the initialize answer): that session may miss "
-                "its commands; bind in on_connect or the agent factory",
+            self._warn(  # a load or resume sent before the initialize answer
+                "a request read before bind was answered naming no session",
+                "bind in on_connect or the agent factory",
             )
         if sid in self._sent or (sid is None and (self._early or not early)):
             return None
@@ -249,10 +235,11 @@ class CommandAdvertiser:
             params = {"sessionId": sid, "update": update}
             await self._send("session/update", params)
 
-    def _warn(self, what: str) -> None:
+    def _warn(self, what: str, advice: str) -> None:
         if not self._warned:  # once per advertiser
             self._warned = True
-            logging.getLogger(__name__).warning("CommandAdvertiser: %s", what)
+            log = logging.getLogger(__name__)
+            log.warning("CommandAdvertiser: %s; %s", what, advice)
 
 
 def _dump(command: Any) -> dict[str, Any]:
