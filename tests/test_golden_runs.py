@@ -18,13 +18,16 @@ import asyncio
 import json
 import logging
 import shutil
+import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 from acp import RequestError
-from support.acp_stdio import FROM_AGENT, TO_AGENT, AgentProcess, AgentProcessError, Frame
+from support import acp_stdio, golden_frames
+from support.acp_stdio import AgentProcess, AgentProcessError
+from support.golden_frames import TO_AGENT, Frame, client_list, early
 from support.sdk_venv import sdk_env, sdk_python
 
 from acp_migrate.engine.analysis.vendor import is_vendored, vendored_source
@@ -35,6 +38,8 @@ pytestmark = pytest.mark.slow  # every rewire case's migrated agent, run over st
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN = REPO / "golden"
 LAUNCHER = REPO / "tests" / "support" / "serve_golden.py"
+OLD_CLIENT = REPO / "tests" / "support" / "old_sdk_client.py"  # the client of a release before 0.12
+OLD_SDKS = ("0.4.9", "0.5.0", "0.6.3")  # each in a virtualenv of its own (support/sdk_venv.py)
 CASES = sorted(p.name for p in GOLDEN.iterdir() if (p / "input").is_dir())
 REWIRE_CASES = [case for case in CASES if case.startswith("rewire-")]
 HANG_GUARD = 60.0  # seconds; only ends a wait that would never end
@@ -52,7 +57,7 @@ class Run:
     moved: str  # the commands the legacy agent advertised at initialize
     own: dict[str, str] = field(default_factory=dict)  # setup kind -> the session's own list, if it sends one
     module: str = "agent"
-    sdk: str = "0.12"
+    sdk: str = "0.12"  # the suite's, else one of OLD_SDKS: the agent and its client on that release
 
     @property
     def id(self) -> str:
@@ -96,6 +101,15 @@ RUNS = (
     ),
     Run("rewire-request-object-camelcase", "OldSdkAgent(conn)", "new load", "web", sdk="0.6.3"),
     Run("rewire-run-agent", "StdioAgent()", "new", "web"),
+    Run("rewire-sdk-0-4-9-example-agent", "ExampleAgent(conn)", "new load", "web test", sdk="0.4.9"),
+    Run(
+        "rewire-sdk-0-5-0-dataclass-client-field",
+        "PoolAgent(client=conn)",
+        "new load",
+        "web",
+        module="acp_agent",
+        sdk="0.5.0",
+    ),
     Run("rewire-line-length-120", "WideAgent(conn)", "new", "web"),
     Run("rewire-line-length-79", "NarrowAgent(conn)", "new", "web"),
     Run("rewire-same-class", "SkillAgent()", "new load resume fork", "web"),
@@ -112,6 +126,10 @@ RUNS = (
 )
 
 
+def test_the_frames_read_as_the_client_records_them():
+    assert (acp_stdio.TO_AGENT, acp_stdio.FROM_AGENT) == (golden_frames.TO_AGENT, golden_frames.FROM_AGENT)
+
+
 def test_every_rewire_case_runs():
     covered = {run.case for run in RUNS}
     assert [case for case in REWIRE_CASES if case not in covered] == [], "rewire cases with no run in RUNS"
@@ -120,47 +138,6 @@ def test_every_rewire_case_runs():
         inputs = "".join(p.read_text() for p in (GOLDEN / run.case / "input").rglob("*.py"))
         for name in run.moved.split():  # the table's commands are the legacy agent's own
             assert f'"{name}"' in inputs, f"{run.id}: the input names no command {name!r}"
-
-
-# -- what the client sees ---------------------------------------------------------
-
-
-def response_at(frames: list[Frame], request_at: int) -> int | None:
-    request_id = frames[request_at][1]["id"]
-    for index in range(request_at + 1, len(frames)):
-        direction, message = frames[index]
-        if direction == FROM_AGENT and "method" not in message and message.get("id") == request_id:
-            return index
-    return None
-
-
-def updates_for(frames: list[Frame], session_id: str, start: int, end: int | None) -> list[tuple[int, dict]]:
-    return [
-        (index, message["params"]["update"])
-        for index, (direction, message) in enumerate(frames[start:end], start=start)
-        if direction == FROM_AGENT
-        and message.get("method") == "session/update"
-        and message["params"].get("sessionId") == session_id
-    ]
-
-
-def client_list(frames: list[Frame], request_at: int, session_id: str, end: int | None = None) -> list[str] | None:
-    """Names of the commands a client holds for `session_id` after the setup request at
-    `request_at` (up to frame `end`): its result's `availableCommands`, replaced by each
-    later `available_commands_update`. None until the response is there."""
-    answered = response_at(frames, request_at)
-    if answered is None or (end is not None and answered >= end):
-        return None
-    commands = (frames[answered][1].get("result") or {}).get("availableCommands", [])
-    for _, update in updates_for(frames, session_id, answered, end):
-        if update.get("sessionUpdate") == "available_commands_update":
-            commands = update["availableCommands"]
-    return [command["name"] for command in commands]
-
-
-def early(frames: list[Frame], request_at: int, session_id: str) -> list[dict]:
-    """Updates for the session that came between its setup request and the response."""
-    return [update for _, update in updates_for(frames, session_id, request_at, response_at(frames, request_at))]
 
 
 # -- the driver --------------------------------------------------------------------
@@ -234,27 +211,52 @@ async def drive(run: Run, folder: Path, python: Path, env: dict[str, str] | None
     return agent.frames, setups
 
 
-@pytest.fixture(scope="module")
-def old_sdk_python() -> Path:
-    return sdk_python("0.6.3")
+def drive_old_sdk(run: Run, folder: Path) -> tuple[list[Frame], list[Setup]]:
+    """The same run with the release's own client (support/old_sdk_client.py), both
+    processes on that release's interpreter; return every frame and the setups."""
+    spec = {
+        "launcher": str(LAUNCHER),
+        "folder": str(folder),
+        "module": run.module,
+        "make": run.make,
+        "setups": [[kind, run.expected(kind)] for kind in run.setups.split()],
+        "stored": STORED,
+        "timeout": HANG_GUARD,
+    }
+    client = subprocess.run(
+        [str(sdk_python(run.sdk)), str(OLD_CLIENT), json.dumps(spec)],
+        env={**sdk_env(), "PYTHONDONTWRITEBYTECODE": "1"},
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=HANG_GUARD * (len(spec["setups"]) + 3),  # a hang guard only
+    )
+    stderr = f"--- client and agent stderr ---\n{client.stderr}"
+    assert client.returncode == 0, stderr
+    outcome = json.loads(client.stdout)
+    if outcome["failure"] is not None:
+        pytest.fail(f"{outcome['failure']}\n{stderr}")
+    result = json.dumps(outcome["initialize"])
+    assert "slashCommands" not in result and "slash_commands" not in result, result
+    assert outcome["returncode"] == 0, stderr
+    assert "Traceback" not in client.stderr, stderr  # also the client's: a frame it could not read
+    frames = [(direction, message) for direction, message in outcome["frames"]]
+    return frames, [Setup(kind, request_at, session_id) for kind, request_at, session_id in outcome["setups"]]
 
 
 @pytest.mark.parametrize("run", RUNS, ids=[run.id for run in RUNS])
-def test_migrated_agent_advertises_per_session(
-    run: Run, tmp_path: Path, request: pytest.FixtureRequest, caplog: pytest.LogCaptureFixture
-) -> None:
+def test_migrated_agent_advertises_per_session(run: Run, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     folder = tmp_path / run.case
     shutil.copytree(GOLDEN / run.case / "expected", folder, ignore=shutil.ignore_patterns("__pycache__"))
     for path in folder.rglob("*.py"):  # a vendored stub stands for the shim fix writes
         if is_vendored(path.read_bytes()):
             path.write_bytes(vendored_source(style=read_style(GOLDEN / run.case / "input")))
     if run.sdk == "0.12":
-        python, env = Path(sys.executable), None
+        frames, setups = asyncio.run(drive(run, folder, Path(sys.executable), None))
     else:
-        assert run.sdk == "0.6.3", run.sdk
-        python, env = request.getfixturevalue("old_sdk_python"), sdk_env()
-
-    frames, setups = asyncio.run(drive(run, folder, python, env))
+        assert run.sdk in OLD_SDKS, run.sdk
+        frames, setups = drive_old_sdk(run, folder)
     # The client logs what it could not read: the agent wrote something else than JSON-RPC on stdout.
     unread = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert unread == [], "the client could not read the agent's stdout (a print?)"

@@ -1,0 +1,129 @@
+"""Drive a golden case's agent with the client of an SDK release before 0.12.
+
+    python tests/support/old_sdk_client.py SPEC_JSON
+
+Runs on that release's interpreter (``support.sdk_venv``), so the client is the
+release's own ``ClientSideConnection`` (camelCase methods taking request models;
+no resume or fork), spawning the agent on the same interpreter with
+``support/serve_golden.py``. ``SPEC_JSON`` holds ``launcher``, ``folder``,
+``module``, ``make``, ``setups`` (``new``/``load`` in order, each ``[kind,
+expected names]``), ``stored`` (the id loaded) and ``timeout`` (a hang guard
+only). Like the 0.12 driver in tests/test_golden_runs.py it initializes, sets up
+each session and waits until the client holds the expected list, then ends the
+agent's input and reads all it wrote. The agent's stderr is this process's. It prints one JSON object: ``frames``,
+``setups`` (``[kind, request_at, session_id]``), ``initialize`` (the raw result),
+``returncode`` and ``failure`` (None, or what went wrong).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for support.golden_frames
+
+from acp import PROTOCOL_VERSION, spawn_agent_process  # this release's SDK
+from acp.connection import StreamDirection, StreamEvent
+from acp.schema import (
+    DeniedOutcome,
+    InitializeRequest,
+    LoadSessionRequest,
+    NewSessionRequest,
+    RequestPermissionResponse,
+)
+
+from support.golden_frames import FROM_AGENT, TO_AGENT, Frame, client_list, response_at
+
+METHODS = {"new": "session/new", "load": "session/load"}
+
+
+class _Client:
+    """A client of this release: accepts updates, declines permission requests."""
+
+    async def sessionUpdate(self, params: Any) -> None:
+        return None
+
+    async def requestPermission(self, params: Any) -> RequestPermissionResponse:
+        return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
+
+
+async def _drive(spec: dict[str, Any], frames: list[Frame], setups: list[list[Any]]) -> int | None:
+    changed = asyncio.Event()
+    timeout = spec["timeout"]
+
+    def observe(event: StreamEvent) -> None:
+        frames.append((TO_AGENT if event.direction is StreamDirection.OUTGOING else FROM_AGENT, event.message))
+        changed.set()
+
+    async def until(predicate: Any) -> None:
+        while not predicate():
+            changed.clear()
+            await changed.wait()
+
+    folder = spec["folder"]
+    async with spawn_agent_process(
+        lambda agent: _Client(),
+        sys.executable,
+        spec["launcher"],
+        folder,
+        spec["module"],
+        spec["make"],
+        cwd=folder,
+        env={"PYTHONPATH": os.environ.get("PYTHONPATH", ""), "PYTHONDONTWRITEBYTECODE": "1"},
+        observers=[observe],
+        # The agent's stderr is this process's; after its input ends it exits by itself.
+        transport_kwargs={"stderr": None, "shutdown_timeout": timeout},
+    ) as (conn, process):
+        await asyncio.wait_for(conn.initialize(InitializeRequest(protocolVersion=PROTOCOL_VERSION)), timeout)
+        for kind, expected in spec["setups"]:
+            if kind == "new":
+                response = await asyncio.wait_for(
+                    conn.newSession(NewSessionRequest(cwd=folder, mcpServers=[])), timeout
+                )
+                session_id = response.sessionId
+            elif kind == "load":
+                request = LoadSessionRequest(cwd=folder, mcpServers=[], sessionId=spec["stored"])
+                await asyncio.wait_for(conn.loadSession(request), timeout)
+                session_id = spec["stored"]
+            else:
+                raise SystemExit(f"no {kind!r} setup before SDK 0.12")
+            request_at = max(i for i, (d, m) in enumerate(frames) if d == TO_AGENT and m.get("method") == METHODS[kind])
+            setups.append([kind, request_at, session_id])
+
+            def arrived(request_at: int = request_at, session_id: str = session_id, expected: Any = expected) -> bool:
+                return client_list(frames, request_at, session_id) == expected
+
+            try:
+                await asyncio.wait_for(until(arrived), timeout)
+            except TimeoutError:
+                seen = client_list(frames, request_at, session_id)
+                raise AssertionError(f"{kind} session {session_id}: the client has {seen}, not {expected}") from None
+        process.stdin.write_eof()  # end of input: the agent must stop by itself
+        await asyncio.wait_for(conn._conn._recv_task, timeout)
+        return await asyncio.wait_for(process.wait(), timeout)
+
+
+def main(argv: list[str]) -> None:
+    spec = json.loads(argv[0])
+    frames: list[Frame] = []
+    setups: list[list[Any]] = []
+    failure, returncode = None, None
+    try:
+        returncode = asyncio.run(_drive(spec, frames, setups))
+    except Exception as exc:  # noqa: BLE001  reported to the test, with the frames so far
+        failure = f"{type(exc).__name__}: {exc}"
+    initialize = next((i for i, (d, m) in enumerate(frames) if d == TO_AGENT and m.get("method") == "initialize"), None)
+    answered = response_at(frames, initialize) if initialize is not None else None
+    result = frames[answered][1].get("result") if answered is not None else None
+    json.dump(
+        {"frames": frames, "setups": setups, "initialize": result, "returncode": returncode, "failure": failure},
+        sys.stdout,
+    )
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
