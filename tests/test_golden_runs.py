@@ -57,6 +57,7 @@ class Run:
     moved: str  # the commands the legacy agent advertised at initialize
     own: dict[str, str] = field(default_factory=dict)  # setup kind -> the session's own list, if it sends one
     module: str = "agent"
+    path: str = ""  # the case's folder on sys.path, as installing the project puts it (`src`)
     sdk: str = "0.12"  # the suite's, else one of OLD_SDKS: the agent and its client on that release
 
     @property
@@ -121,9 +122,13 @@ RUNS = (
     Run("rewire-two-agent-classes", "ChatAgent()", "new", "web", module="agents"),
     Run("rewire-two-agent-classes", "CodeAgent()", "new", "test", module="agents"),
     Run("rewire-without-fork-and-load-returning-none", "PlainAgent(registry.Registry())", "new load", "web"),
-    # The vendored shim, imported as fix wrote the import: absolutely, as a script.
+    # The vendored shim, imported as fix wrote the import: absolutely, as a script, relatively.
     Run("vendored-absolute-imports", "CoderAgent()", "new", "review", module="app.agents.coder"),
     Run("vendored-script-layout", "TinyAgent()", "new", "web"),
+    # PEP 420 namespace packages run with `-m` (no __init__.py), and a src/ layout.
+    Run("vendored-namespace-package-relative-imports", "CoderAgent()", "new", "review", module="acme.agents.coder"),
+    Run("vendored-namespace-package-absolute-sibling", "CoderAgent()", "new", "review", module="acme.agents.coder"),
+    Run("vendored-src-layout", "CoderAgent()", "new", "review", module="acme.coder.agent", path="src"),
 )
 
 
@@ -172,7 +177,7 @@ async def drive(run: Run, folder: Path, python: Path, env: dict[str, str] | None
     """Initialize, set up each session of `run.setups` in turn (each waits for its list),
     then end the agent's input and read all it wrote; return every frame and the setups."""
     setups: list[Setup] = []
-    args = (str(folder), run.module, run.make)
+    args = (str(folder / run.path), run.module, run.make)
     agent = AgentProcess(LAUNCHER, *args, python=str(python), cwd=folder, env=env, timeout=HANG_GUARD)
     async with agent:
         try:
@@ -218,6 +223,7 @@ def drive_old_sdk(run: Run, folder: Path) -> tuple[list[Frame], list[Setup]]:
     spec = {
         "launcher": str(LAUNCHER),
         "folder": str(folder),
+        "root": str(folder / run.path),
         "module": run.module,
         "make": run.make,
         "setups": [[kind, run.expected(kind)] for kind in run.setups.split()],

@@ -5,7 +5,8 @@
 Runs on that release's interpreter (``support.sdk_venv``), so the client is the
 release's own ``ClientSideConnection`` (camelCase methods taking request models;
 no resume or fork), spawning the agent on the same interpreter with
-``support/serve_golden.py``. ``SPEC_JSON`` holds ``launcher``, ``folder``,
+``support/serve_golden.py``. ``SPEC_JSON`` holds ``launcher``, ``folder`` (the session's cwd), ``root`` (its
+launcher's FOLDER),
 ``module``, ``make``, ``setups`` (``new``/``load`` in order, each ``[kind,
 expected names]``), ``stored`` (the id loaded) and ``timeout`` (a hang guard
 only). Like the 0.12 driver in tests/test_golden_runs.py it initializes, sets up
@@ -69,7 +70,7 @@ async def _drive(spec: dict[str, Any], frames: list[Frame], setups: list[list[An
         lambda agent: _Client(),
         sys.executable,
         spec["launcher"],
-        folder,
+        spec["root"],
         spec["module"],
         spec["make"],
         cwd=folder,

@@ -1,0 +1,184 @@
+"""Where `fix` imports the vendored shim from (rules/shared/runtime_import.py): an import that
+resolves however the module is run, in each layout, and `python -m` really starting the
+namespace-package and `src/` golden cases `fix` writes."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from acp_migrate.engine.analysis.codemod import analyze_source
+from acp_migrate.engine.analysis.vendor import is_vendored, vendored_source
+from acp_migrate.engine.execution.modules import file_system_modules, in_memory_modules
+from acp_migrate.settings import DEFAULT_SETTINGS
+from acp_migrate.style import read_style
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+
+AGENT = b"""from typing import Any
+
+from acp.schema import AvailableCommand, InitializeResponse
+%s
+
+class TinyAgent:
+    def on_connect(self, conn) -> None:
+        self.conn = conn
+
+    async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        commands = [AvailableCommand(name="web", description="Search")]
+        return InitializeResponse.create(protocol_version=protocol_version, slash_commands=commands)
+"""
+COMMANDS = b'COMMANDS = ["web"]\n'
+
+
+def shim_import(files: dict[str, bytes], agent: str) -> str:
+    """The line `fix` adds to `agent` (a key of `files`, the project in memory) to import the shim."""
+    fixed = analyze_source(files[agent], path=agent, modules=in_memory_modules(files, agent)).fixed_source
+    assert fixed is not None, "fix changed nothing"
+    return next(line for line in fixed.decode().splitlines() if line.endswith("import CommandAdvertiser"))
+
+
+def agent(imports: str = "") -> bytes:
+    return AGENT % imports.encode()
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        # A script: its own folder is on sys.path.
+        ({"agent.py": agent("from helpers import COMMANDS\n"), "helpers.py": COMMANDS}, "from acp_command_advertiser"),
+        # A script in a folder that imports the project's library from the root: still a script.
+        (
+            {
+                "scripts/agent.py": agent("from mylib.util import COMMANDS\n"),
+                "mylib/__init__.py": b"",
+                "mylib/util.py": COMMANDS,
+            },
+            "from acp_command_advertiser",
+        ),
+        # A package's module.
+        ({"pkg/__init__.py": b"", "pkg/agent.py": agent()}, "from .acp_command_advertiser"),
+        # Its own folder imported absolutely, with and without __init__.py files.
+        (
+            {
+                "app/__init__.py": b"",
+                "app/agents/__init__.py": b"",
+                "app/agents/agent.py": agent("from app.agents.tools import COMMANDS\n"),
+                "app/agents/tools.py": COMMANDS,
+            },
+            "from app.agents.acp_command_advertiser",
+        ),
+        (
+            {"app/agents/agent.py": agent("from app.agents.tools import COMMANDS\n"), "app/agents/tools.py": COMMANDS},
+            "from app.agents.acp_command_advertiser",
+        ),
+        # A namespace package (PEP 420) importing another module of its top package absolutely,
+        # as a module (`from acme.commands`) and as a package (`import acme.tools`).
+        (
+            {"acme/agents/agent.py": agent("from acme.commands import COMMANDS\n"), "acme/commands.py": COMMANDS},
+            "from acme.agents.acp_command_advertiser",
+        ),
+        (
+            {"acme/agents/agent.py": agent("import acme.tools\n"), "acme/tools/__init__.py": COMMANDS},
+            "from acme.agents.acp_command_advertiser",
+        ),
+        # A namespace package importing relatively: only a package's module can.
+        (
+            {"acme/agents/agent.py": agent("from .tools import COMMANDS\n"), "acme/agents/tools.py": COMMANDS},
+            "from .acp_command_advertiser",
+        ),
+        # src/ layouts: below src/ a module of a package; directly in src/ a top-level module.
+        ({"src/acme/coder/agent.py": agent()}, "from .acp_command_advertiser"),
+        ({"src/agent.py": agent()}, "from acp_command_advertiser"),
+    ],
+    ids=[
+        "script",
+        "script-in-folder-importing-root-library",
+        "package",
+        "package-own-folder-absolute",
+        "namespace-own-folder-absolute",
+        "namespace-top-package-module-absolute",
+        "namespace-top-package-package-absolute",
+        "namespace-relative",
+        "src-layout-package",
+        "src-top-level-module",
+    ],
+)
+def test_the_shim_is_imported_as_the_module_is_run(files: dict[str, bytes], expected: str) -> None:
+    module = next(name for name, source in files.items() if b"class TinyAgent" in source)
+    assert shim_import(files, module) == f"{expected} import CommandAdvertiser"
+
+
+def test_a_configured_runtime_import_is_written_as_it_is() -> None:
+    files = {"acme/agents/agent.py": agent("from .tools import COMMANDS\n"), "acme/agents/tools.py": COMMANDS}
+    settings = dataclasses.replace(DEFAULT_SETTINGS, runtime_import="acp_migrate.runtime")
+    path = "acme/agents/agent.py"
+    fixed = analyze_source(files[path], path=path, modules=in_memory_modules(files, path), settings=settings)
+    assert b"\nfrom acp_migrate.runtime import CommandAdvertiser\n" in fixed.fixed_source
+
+
+@pytest.mark.parametrize(
+    ("project_file", "expected"),
+    [
+        (None, "from acp_command_advertiser"),
+        ("pyproject.toml", "from .acp_command_advertiser"),
+        ("setup.cfg", "from .acp_command_advertiser"),
+    ],
+)
+def test_a_src_folder_on_disk_is_a_layout_root_only_beside_the_project_file(
+    tmp_path: Path, project_file: str | None, expected: str
+) -> None:
+    # Without a project file beside it, src/ is a folder of projects (~/src/proj/agent.py: a
+    # script); with one it is a src/ layout's root (package proj). The run names the absolute path.
+    folder = tmp_path / "src" / "proj"
+    folder.mkdir(parents=True)
+    if project_file is not None:
+        (tmp_path / project_file).write_text("")
+    path = folder / "agent.py"
+    path.write_bytes(agent())
+    fixed = analyze_source(path.read_bytes(), path=str(path), modules=file_system_modules(str(path))).fixed_source
+    assert f"\n{expected} import CommandAdvertiser\n".encode() in fixed
+
+
+# -- the golden cases, started as their users start them ---------------------------
+
+
+@pytest.mark.slow  # starts the migrated agents
+@pytest.mark.parametrize(
+    ("case", "module", "path"),
+    [
+        ("vendored-namespace-package-relative-imports", "acme.agents.coder", ""),
+        ("vendored-namespace-package-absolute-sibling", "acme.agents.coder", ""),
+        ("vendored-src-layout", "acme.coder.agent", "src"),
+    ],
+)
+def test_python_m_starts_the_migrated_agent(tmp_path: Path, case: str, module: str, path: str) -> None:
+    project = tmp_path / case
+    shutil.copytree(GOLDEN / case / "expected", project, ignore=shutil.ignore_patterns("__pycache__"))
+    for file in project.rglob("*.py"):  # the stub stands for the shim fix writes
+        if is_vendored(file.read_bytes()):
+            file.write_bytes(vendored_source(style=read_style(GOLDEN / case / "input")))
+    assert '__name__ == "__main__"' in (project / path / module.replace(".", "/")).with_suffix(".py").read_text()
+    # `python -m` from the project's root (with src/ on PYTHONPATH, as an install puts it);
+    # an agent whose input ends at once stops with status 0 once it has started.
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    if path:
+        env["PYTHONPATH"] = str(project / path)
+    started = subprocess.run(
+        [sys.executable, "-m", module],
+        cwd=project,
+        env=env,
+        input="",  # a pipe that ends at once (/dev/null cannot be watched by asyncio)
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,  # a hang guard only
+    )
+    assert started.returncode == 0, started.stderr
+    assert "Error" not in started.stderr, started.stderr
