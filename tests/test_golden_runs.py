@@ -103,6 +103,14 @@ RUNS = (
     Run("rewire-request-object-camelcase", "OldSdkAgent(conn)", "new load", "web", sdk="0.6.3"),
     Run("rewire-run-agent", "StdioAgent()", "new", "web"),
     Run("rewire-sdk-0-4-9-example-agent", "ExampleAgent(conn)", "new load", "web test", sdk="0.4.9"),
+    Run(
+        "rewire-sdk-0-4-9-session-own-list",
+        "NotesAgent(conn)",
+        "new load",
+        "web read",
+        own={"load": "notes"},
+        sdk="0.4.9",
+    ),
     Run("rewire-sdk-0-4-9-wire-dict-result", "WireAgent(conn)", "new load", "web plan", sdk="0.4.9"),
     Run(
         "rewire-sdk-0-5-0-dataclass-client-field",

@@ -30,7 +30,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for supp
 from acp import PROTOCOL_VERSION, spawn_agent_process  # this release's SDK
 from acp.connection import StreamDirection, StreamEvent
 from acp.schema import (
+    ClientCapabilities,
     DeniedOutcome,
+    FileSystemCapability,
     InitializeRequest,
     LoadSessionRequest,
     NewSessionRequest,
@@ -79,7 +81,10 @@ async def _drive(spec: dict[str, Any], frames: list[Frame], setups: list[list[An
         # The agent's stderr is this process's; after its input ends it exits by itself.
         transport_kwargs={"stderr": None, "shutdown_timeout": timeout},
     ) as (conn, process):
-        await asyncio.wait_for(conn.initialize(InitializeRequest(protocolVersion=PROTOCOL_VERSION)), timeout)
+        # A client that reads files (an agent may advertise by the client's capabilities).
+        capabilities = ClientCapabilities(fs=FileSystemCapability(readTextFile=True, writeTextFile=False))
+        initialize = InitializeRequest(protocolVersion=PROTOCOL_VERSION, clientCapabilities=capabilities)
+        await asyncio.wait_for(conn.initialize(initialize), timeout)
         for kind, expected in spec["setups"]:
             if kind == "new":
                 response = await asyncio.wait_for(
