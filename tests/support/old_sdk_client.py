@@ -81,19 +81,32 @@ async def _drive(spec: dict[str, Any], frames: list[Frame], setups: list[list[An
         # The agent's stderr is this process's; after its input ends it exits by itself.
         transport_kwargs={"stderr": None, "shutdown_timeout": timeout},
     ) as (conn, process):
+
+        async def answered(awaitable: Any, what: str) -> Any:
+            """Its result; fails at once when the agent exits first (a crash at start), else
+            after the hang guard."""
+            waiting, exited = asyncio.ensure_future(awaitable), asyncio.ensure_future(process.wait())
+            done, _ = await asyncio.wait({waiting, exited}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+            if waiting in done:
+                exited.cancel()
+                return waiting.result()
+            waiting.cancel()
+            if exited in done:
+                raise AssertionError(f"{what}: the agent exited first, with status {process.returncode}")
+            exited.cancel()
+            raise AssertionError(f"{what}: nothing within the hang guard ({timeout} s)")
+
         # A client that reads files (an agent may advertise by the client's capabilities).
         capabilities = ClientCapabilities(fs=FileSystemCapability(readTextFile=True, writeTextFile=False))
         initialize = InitializeRequest(protocolVersion=PROTOCOL_VERSION, clientCapabilities=capabilities)
-        await asyncio.wait_for(conn.initialize(initialize), timeout)
+        await answered(conn.initialize(initialize), "initialize")
         for kind, expected in spec["setups"]:
             if kind == "new":
-                response = await asyncio.wait_for(
-                    conn.newSession(NewSessionRequest(cwd=folder, mcpServers=[])), timeout
-                )
+                response = await answered(conn.newSession(NewSessionRequest(cwd=folder, mcpServers=[])), kind)
                 session_id = response.sessionId
             elif kind == "load":
                 request = LoadSessionRequest(cwd=folder, mcpServers=[], sessionId=spec["stored"])
-                await asyncio.wait_for(conn.loadSession(request), timeout)
+                await answered(conn.loadSession(request), kind)
                 session_id = spec["stored"]
             else:
                 raise SystemExit(f"no {kind!r} setup before SDK 0.12")
@@ -104,10 +117,10 @@ async def _drive(spec: dict[str, Any], frames: list[Frame], setups: list[list[An
                 return client_list(frames, request_at, session_id) == expected
 
             try:
-                await asyncio.wait_for(until(arrived), timeout)
-            except TimeoutError:
+                await answered(until(arrived), f"{kind} session {session_id}'s list")
+            except AssertionError as exc:
                 seen = client_list(frames, request_at, session_id)
-                raise AssertionError(f"{kind} session {session_id}: the client has {seen}, not {expected}") from None
+                raise AssertionError(f"{exc}; the client has {seen}, not {expected}") from None
         process.stdin.write_eof()  # end of input: the agent must stop by itself
         await asyncio.wait_for(conn._conn._recv_task, timeout)
         return await asyncio.wait_for(process.wait(), timeout)
