@@ -135,15 +135,16 @@ def test_a_src_folder_on_disk_is_a_layout_root_only_beside_the_project_file(
     tmp_path: Path, project_file: str | None, expected: str
 ) -> None:
     # Without a project file beside it, src/ is a folder of projects (~/src/proj/agent.py: a
-    # script); with one it is a src/ layout's root (package proj). The run names the absolute path.
+    # script); with one it is a src/ layout's root (package proj).
     folder = tmp_path / "src" / "proj"
     folder.mkdir(parents=True)
     if project_file is not None:
         (tmp_path / project_file).write_text("")
     path = folder / "agent.py"
     path.write_bytes(agent())
-    fixed = analyze_source(path.read_bytes(), path=str(path), modules=file_system_modules(str(path))).fixed_source
-    assert f"\n{expected} import CommandAdvertiser\n".encode() in fixed
+    for named in (str(path), os.path.relpath(path)):  # as the run names it: absolute, or from where it runs
+        fixed = analyze_source(path.read_bytes(), path=named, modules=file_system_modules(named)).fixed_source
+        assert f"\n{expected} import CommandAdvertiser\n".encode() in fixed, named
 
 
 # -- the golden cases, started as their users start them ---------------------------

@@ -32,6 +32,9 @@ from acp_migrate.rules.context import FileContext
 from acp_migrate.rules.shared import ADVERTISER_CLASS
 from acp_migrate.settings import VENDORED
 
+# The files that mark a project's root (a `src/` layout's source root sits beside one).
+PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
+
 
 class NoImportSection(Exception):
     """The module has no import section to add the runtime import to."""
@@ -104,20 +107,19 @@ def _in_package(context: FileContext) -> bool:
 
 
 def _below_src_root(path: str) -> bool:
-    """Whether the module sits in a package folder of a `src/` layout: below a folder
-    `src` that is the project's source root (`src/` first in the path the run names,
-    or a `src` whose parent holds the project's pyproject.toml, setup.cfg or setup.py).
-    A module directly in `src/` is a top-level module, imported plainly."""
-    parts = PurePath(path).parts[:-1]
-    if len(parts) >= 2 and parts[0] == "src":
-        return True
+    """Whether the module sits in a package folder of a `src/` layout, below a folder
+    `src` that is the project's source root: on disk, a `src` whose parent holds the
+    project's pyproject.toml, setup.cfg or setup.py (`~/src/proj/agent.py` is a script);
+    for a project held in memory, named from its root, `src/` first in the path. A
+    module directly in `src/` is a top-level module, imported plainly."""
+    if not os.path.isfile(path):
+        parts = PurePath(path).parts[:-1]
+        return len(parts) >= 2 and parts[0] == "src"
     folder = PurePath(os.path.abspath(path)).parent
-    for above in folder.parents:
-        if above.name == "src" and any(
-            os.path.isfile(above.parent / name) for name in ("pyproject.toml", "setup.cfg", "setup.py")
-        ):
-            return True
-    return False
+    return any(
+        above.name == "src" and any(os.path.isfile(above.parent / name) for name in PROJECT_FILES)
+        for above in folder.parents
+    )
 
 
 def _absolute_imports(module: cst.Module) -> list[str]:
