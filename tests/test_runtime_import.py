@@ -150,7 +150,7 @@ def test_a_src_folder_on_disk_is_a_layout_root_only_beside_the_project_file(
 # -- the golden cases, started as their users start them ---------------------------
 
 
-@pytest.mark.slow  # starts the migrated agents
+@pytest.mark.slow  # runs the command and starts the migrated agents
 @pytest.mark.parametrize(
     ("case", "module", "path"),
     [
@@ -159,12 +159,22 @@ def test_a_src_folder_on_disk_is_a_layout_root_only_beside_the_project_file(
         ("vendored-src-layout", "acme.coder.agent", "src"),
     ],
 )
-def test_python_m_starts_the_migrated_agent(tmp_path: Path, case: str, module: str, path: str) -> None:
+def test_python_m_starts_the_agent_fix_migrated(tmp_path: Path, case: str, module: str, path: str) -> None:
+    # `acp-migrate fix .` in the project's root (files on disk, not the golden suite's memory)
+    # writes the golden case's expected files; then the agent starts as its users start it.
     project = tmp_path / case
-    shutil.copytree(GOLDEN / case / "expected", project, ignore=shutil.ignore_patterns("__pycache__"))
-    for file in project.rglob("*.py"):  # the stub stands for the shim fix writes
-        if is_vendored(file.read_bytes()):
-            file.write_bytes(vendored_source(style=read_style(GOLDEN / case / "input")))
+    shutil.copytree(GOLDEN / case / "input", project)
+    fixed = subprocess.run(
+        [sys.executable, "-m", "acp_migrate", "fix", "."], cwd=project, capture_output=True, text=True, check=False
+    )
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    shim = vendored_source(style=read_style(GOLDEN / case / "input"))
+    expected = {
+        file.relative_to(GOLDEN / case / "expected"): shim if is_vendored(file.read_bytes()) else file.read_bytes()
+        for file in (GOLDEN / case / "expected").rglob("*")
+        if file.is_file()
+    }
+    assert {file.relative_to(project): file.read_bytes() for file in project.rglob("*") if file.is_file()} == expected
     assert '__name__ == "__main__"' in (project / path / module.replace(".", "/")).with_suffix(".py").read_text()
     # `python -m` from the project's root (with src/ on PYTHONPATH, as an install puts it);
     # an agent whose input ends at once stops with status 0 once it has started.
