@@ -138,6 +138,7 @@ RUNS = (
     Run("vendored-namespace-package-absolute-sibling", "CoderAgent()", "new", "review", module="acme.agents.coder"),
     Run("vendored-src-layout", "CoderAgent()", "new", "review", module="acme.coder.agent", path="src"),
     # The vendored copy on the old releases, with their clients.
+    Run("vendored-sdk-0-6-3-request-objects", "OldSdkAgent(conn)", "new load", "web", sdk="0.6.3"),
     Run("vendored-sdk-0-4-9-factory", "ExampleAgent(conn)", "new load", "web test", sdk="0.4.9"),
     Run("vendored-sdk-0-5-0-dataclass", "PoolAgent(client=conn)", "new load", "web", module="acp_agent", sdk="0.5.0"),
 )
