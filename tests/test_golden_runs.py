@@ -2,7 +2,8 @@
 
 For each case, golden/<case>/expected (what `fix` produces) is copied out and its agent
 is started as a subprocess (support/serve_golden.py, on the case's SDK release) and
-driven by the SDK client. It must answer `initialize` with no slash commands; each
+driven by that release's client: 0.12's in this process, an older release's
+(0.4.9, 0.5.0, 0.6.3) in a process on its own virtualenv (support/old_sdk_client.py). It must answer `initialize` with no slash commands; each
 setup it supports (new, load, resume, fork) must leave the client with the commands the
 legacy agent advertised at initialize, after the session's own list when it sends one
 (docs/runtime.md: own list first, then the moved commands it lacks by name), with
