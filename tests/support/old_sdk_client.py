@@ -8,8 +8,8 @@ no resume or fork), spawning the agent on the same interpreter with
 ``support/serve_golden.py``. ``SPEC_JSON`` holds ``launcher``, ``folder`` (the session's cwd), ``root`` (its
 launcher's FOLDER),
 ``module``, ``make``, ``setups`` (``new``/``load`` in order, each ``[kind,
-expected names]``), ``stored`` (the id loaded) and ``timeout`` (a hang guard
-only). Like the 0.12 driver in tests/test_golden_runs.py it initializes, sets up
+expected names]``), ``stored`` (the id loaded), ``not_at_initialize`` (names its
+result must not hold) and ``timeout`` (a hang guard only). Like the 0.12 driver in tests/test_golden_runs.py it initializes, sets up
 each session and waits until the client holds the expected list, then ends the
 agent's input and reads all it wrote. The agent's stderr is this process's. It prints one JSON object: ``frames``,
 ``setups`` (``[kind, request_at, session_id]``), ``initialize`` (the raw result),
@@ -100,6 +100,10 @@ async def _drive(spec: dict[str, Any], frames: list[Frame], setups: list[list[An
         capabilities = ClientCapabilities(fs=FileSystemCapability(readTextFile=True, writeTextFile=False))
         initialize = InitializeRequest(protocolVersion=PROTOCOL_VERSION, clientCapabilities=capabilities)
         await answered(conn.initialize(initialize), "initialize")
+        sent = next(i for i, (d, m) in enumerate(frames) if d == TO_AGENT and m.get("method") == "initialize")
+        answer = json.dumps(frames[response_at(frames, sent)][1].get("result"))
+        if any(name in answer for name in spec["not_at_initialize"]):
+            raise AssertionError(f"initialize still advertises: {answer}")
         for kind, expected in spec["setups"]:
             if kind == "new":
                 response = await answered(conn.newSession(NewSessionRequest(cwd=folder, mcpServers=[])), kind)
