@@ -16,6 +16,8 @@ import pytest
 from acp_migrate.engine.analysis.codemod import analyze_source
 from acp_migrate.engine.analysis.vendor import is_vendored, vendored_source
 from acp_migrate.engine.execution.modules import file_system_modules, in_memory_modules
+from acp_migrate.engine.execution.runner import run
+from acp_migrate.results import Mode
 from acp_migrate.settings import DEFAULT_SETTINGS
 from acp_migrate.style import read_style
 
@@ -193,3 +195,27 @@ def test_python_m_starts_the_agent_fix_migrated(tmp_path: Path, case: str, modul
     )
     assert started.returncode == 0, started.stderr
     assert "Error" not in started.stderr, started.stderr
+
+
+def test_a_module_path_into_a_namespace_package_gets_the_shim_written_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # runtime-import names a module of a PEP 420 package of the project (acme/vendor/, no
+    # __init__.py anywhere): the shim is written there, not left for an import that fails.
+    (tmp_path / "acme" / "vendor").mkdir(parents=True)
+    (tmp_path / "acme" / "vendor" / "other.py").write_text('"""Vendored code."""\n')
+    (tmp_path / "acme" / "agents").mkdir()
+    (tmp_path / "acme" / "agents" / "coder.py").write_bytes(agent("from .tools import COMMANDS\n"))
+    (tmp_path / "acme" / "agents" / "tools.py").write_bytes(COMMANDS)
+    monkeypatch.chdir(tmp_path)
+    settings = dataclasses.replace(DEFAULT_SETTINGS, runtime_import="acme.vendor.acp_shim")
+
+    assert run(Mode.FIX, ["."], settings=settings).exit_code() == 0
+
+    assert (tmp_path / "acme" / "vendor" / "acp_shim.py").read_bytes() == vendored_source()
+    assert "\nfrom acme.vendor.acp_shim import CommandAdvertiser\n" in (tmp_path / "acme/agents/coder.py").read_text()
+    probe = "from acme.agents.coder import TinyAgent; from acme.vendor.acp_shim import CommandAdvertiser; print('ok')"
+    started = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert started.stdout.strip() == "ok", started.stderr
+    again = run(Mode.FIX, ["."], settings=settings)  # the copy it wrote is current: nothing to do
+    assert again.exit_code() == 0 and not again.changed_files and not again.companions

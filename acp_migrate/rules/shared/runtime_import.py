@@ -32,6 +32,9 @@ from acp_migrate.rules.context import FileContext
 from acp_migrate.rules.shared import ADVERTISER_CLASS
 from acp_migrate.settings import VENDORED
 
+# How far up from the module a namespace package's folder is looked for (as for imports,
+# engine/execution/modules.py).
+MAX_ANCESTORS = 8
 # The files that mark a project's root (a `src/` layout's source root sits beside one).
 PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
 
@@ -147,22 +150,43 @@ def _imports_relatively(module: cst.Module) -> bool:
 
 def _project_target(context: FileContext, runtime: str) -> str | None:
     """Where, relative to the module's folder, a `runtime-import` naming a module of the
-    project wants the shim written: its package is in the project and the module is not
-    there yet (or is a vendored copy). None: an installed module, imported as it is."""
+    project wants the shim written: its package is in the project (a namespace package
+    too) and the module is not there yet (or is a vendored copy). None: an installed
+    module, imported as it is."""
     package, _, name = runtime.rpartition(".")
     if not package or context.modules is None or context.path is None:
         return None
-    found = context.modules(package, None)
-    if found is None or os.path.basename(found[0]) != "__init__.py":
+    folder = _package_folder(context, package)
+    if folder is None:
         return None
-    target = os.path.join(os.path.dirname(found[0]), name + ".py")
+    target = os.path.join(folder, name + ".py")
     existing = context.modules(runtime, None)
-    if existing is not None and (existing[0] != target or not is_vendored(existing[1])):
+    if existing is not None and (
+        os.path.normpath(existing[0]) != os.path.normpath(target) or not is_vendored(existing[1])
+    ):
         return None  # a module of the project's own (or a package): import it
     importer = (
-        os.path.dirname(os.path.abspath(context.path)) if os.path.isabs(found[0]) else os.path.dirname(context.path)
+        os.path.dirname(os.path.abspath(context.path)) if os.path.isabs(folder) else os.path.dirname(context.path)
     )
     return os.path.relpath(target, importer or ".")
+
+
+def _package_folder(context: FileContext, package: str) -> str | None:
+    """The folder of the project's package `package`, found as the module would import it."""
+    assert context.modules is not None and context.path is not None
+    found = context.modules(package, None)
+    if found is not None:
+        return os.path.dirname(found[0]) if os.path.basename(found[0]) == "__init__.py" else None
+    # A PEP 420 namespace package has no __init__.py to read: its folder on disk, looked
+    # for as an absolute import is, from the module's folder up.
+    if not os.path.isfile(context.path):
+        return None
+    start = PurePath(os.path.abspath(context.path)).parent
+    for above in (start, *start.parents)[:MAX_ANCESTORS]:
+        candidate = above.joinpath(*package.split("."))
+        if os.path.isdir(candidate):
+            return str(candidate)
+    return None
 
 
 def _before_first_definition(module: cst.Module) -> list[cst.BaseStatement]:
