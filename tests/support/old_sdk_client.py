@@ -3,17 +3,19 @@
     python tests/support/old_sdk_client.py SPEC_JSON
 
 Runs on that release's interpreter (``support.sdk_venv``), so the client is the
-release's own ``ClientSideConnection`` (camelCase methods taking request models;
-no resume or fork), spawning the agent on the same interpreter with
-``support/serve_golden.py``. ``SPEC_JSON`` holds ``launcher``, ``folder`` (the session's cwd), ``root`` (its
-launcher's FOLDER),
-``module``, ``make``, ``setups`` (``new``/``load`` in order, each ``[kind,
-expected names]``), ``stored`` (the id loaded), ``not_at_initialize`` (names its
-result must not hold) and ``timeout`` (a hang guard only). Like the 0.12 driver in tests/test_golden_runs.py it initializes, sets up
-each session and waits until the client holds the expected list, then ends the
-agent's input and reads all it wrote. The agent's stderr is this process's. It prints one JSON object: ``frames``,
-``setups`` (``[kind, request_at, session_id]``), ``initialize`` (the raw result),
-``returncode`` and ``failure`` (None, or what went wrong).
+release's own ``ClientSideConnection`` (camelCase methods taking request models; no
+resume or fork), spawning the agent on the same interpreter with
+``support/serve_golden.py``. ``SPEC_JSON`` holds ``launcher``, ``folder`` (the
+sessions' cwd), ``root`` (the launcher's FOLDER), ``module``, ``make``, ``setups``
+(``new``/``load`` in order, each ``[kind, expected names]``), ``stored`` (the id
+loaded), ``not_at_initialize`` (names its result must not hold) and ``timeout`` (a
+hang guard only).
+
+Like the 0.12 driver in tests/test_golden_runs.py it initializes, sets up each session
+and waits until the client holds the expected list, then ends the agent's input and
+reads all it wrote. The agent's stderr is this process's. It prints one JSON object:
+``frames``, ``setups`` (``[kind, request_at, session_id]``), ``initialize`` (the raw
+result), ``returncode`` and ``failure`` (None, or what went wrong).
 """
 
 from __future__ import annotations
