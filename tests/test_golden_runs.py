@@ -2,7 +2,8 @@
 
 For each case, golden/<case>/expected (what `fix` produces) is copied out and its agent
 is started as a subprocess (support/serve_golden.py, on the case's SDK release) and
-driven by the SDK client. It must answer `initialize` with no slash commands; each
+driven by that release's client: 0.12's in this process, an older release's
+(0.4.9, 0.5.0, 0.6.3) in a process on its own virtualenv (support/old_sdk_client.py). It must answer `initialize` with no slash commands; each
 setup it supports (new, load, resume, fork) must leave the client with the commands the
 legacy agent advertised at initialize, after the session's own list when it sends one
 (docs/runtime.md: own list first, then the moved commands it lacks by name), with
@@ -18,13 +19,16 @@ import asyncio
 import json
 import logging
 import shutil
+import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 from acp import RequestError
-from support.acp_stdio import FROM_AGENT, TO_AGENT, AgentProcess, AgentProcessError, Frame
+from support import acp_stdio, golden_frames
+from support.acp_stdio import AgentProcess, AgentProcessError
+from support.golden_frames import TO_AGENT, Frame, client_list, early
 from support.sdk_venv import sdk_env, sdk_python
 
 from acp_migrate.engine.analysis.vendor import is_vendored, vendored_source
@@ -35,6 +39,8 @@ pytestmark = pytest.mark.slow  # every rewire case's migrated agent, run over st
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN = REPO / "golden"
 LAUNCHER = REPO / "tests" / "support" / "serve_golden.py"
+OLD_CLIENT = REPO / "tests" / "support" / "old_sdk_client.py"  # the client of a release before 0.12
+OLD_SDKS = ("0.4.9", "0.5.0", "0.6.3")  # each in a virtualenv of its own (support/sdk_venv.py)
 CASES = sorted(p.name for p in GOLDEN.iterdir() if (p / "input").is_dir())
 REWIRE_CASES = [case for case in CASES if case.startswith("rewire-")]
 HANG_GUARD = 60.0  # seconds; only ends a wait that would never end
@@ -52,7 +58,8 @@ class Run:
     moved: str  # the commands the legacy agent advertised at initialize
     own: dict[str, str] = field(default_factory=dict)  # setup kind -> the session's own list, if it sends one
     module: str = "agent"
-    sdk: str = "0.12"
+    path: str = ""  # the case's folder on sys.path, as installing the project puts it (`src`)
+    sdk: str = "0.12"  # the suite's, else one of OLD_SDKS: the agent and its client on that release
 
     @property
     def id(self) -> str:
@@ -96,6 +103,24 @@ RUNS = (
     ),
     Run("rewire-request-object-camelcase", "OldSdkAgent(conn)", "new load", "web", sdk="0.6.3"),
     Run("rewire-run-agent", "StdioAgent()", "new", "web"),
+    Run("rewire-sdk-0-4-9-example-agent", "ExampleAgent(conn)", "new load", "web test", sdk="0.4.9"),
+    Run(
+        "rewire-sdk-0-4-9-session-own-list",
+        "NotesAgent(conn)",
+        "new load",
+        "web read",
+        own={"load": "notes"},
+        sdk="0.4.9",
+    ),
+    Run("rewire-sdk-0-4-9-wire-dict-result", "WireAgent(conn)", "new load", "web plan", sdk="0.4.9"),
+    Run(
+        "rewire-sdk-0-5-0-dataclass-client-field",
+        "PoolAgent(client=conn)",
+        "new load",
+        "web",
+        module="acp_agent",
+        sdk="0.5.0",
+    ),
     Run("rewire-line-length-120", "WideAgent(conn)", "new", "web"),
     Run("rewire-line-length-79", "NarrowAgent(conn)", "new", "web"),
     Run("rewire-same-class", "SkillAgent()", "new load resume fork", "web"),
@@ -108,10 +133,22 @@ RUNS = (
     Run("rewire-two-agent-classes", "ChatAgent()", "new", "web", module="agents"),
     Run("rewire-two-agent-classes", "CodeAgent()", "new", "test", module="agents"),
     Run("rewire-without-fork-and-load-returning-none", "PlainAgent(registry.Registry())", "new load", "web"),
-    # The vendored shim, imported as fix wrote the import: absolutely, as a script.
+    # The vendored shim, imported as fix wrote the import: absolutely, as a script, relatively.
     Run("vendored-absolute-imports", "CoderAgent()", "new", "review", module="app.agents.coder"),
     Run("vendored-script-layout", "TinyAgent()", "new", "web"),
+    # PEP 420 namespace packages run with `-m` (no __init__.py), and a src/ layout.
+    Run("vendored-namespace-package-relative-imports", "CoderAgent()", "new", "review", module="acme.agents.coder"),
+    Run("vendored-namespace-package-absolute-sibling", "CoderAgent()", "new", "review", module="acme.agents.coder"),
+    Run("vendored-src-layout", "CoderAgent()", "new", "review", module="acme.coder.agent", path="src"),
+    # The vendored copy on the old releases, with their clients.
+    Run("vendored-sdk-0-6-3-request-objects", "OldSdkAgent(conn)", "new load", "web", sdk="0.6.3"),
+    Run("vendored-sdk-0-4-9-factory", "ExampleAgent(conn)", "new load", "web test", sdk="0.4.9"),
+    Run("vendored-sdk-0-5-0-dataclass", "PoolAgent(client=conn)", "new load", "web", module="acp_agent", sdk="0.5.0"),
 )
+
+
+def test_the_frames_read_as_the_client_records_them():
+    assert (acp_stdio.TO_AGENT, acp_stdio.FROM_AGENT) == (golden_frames.TO_AGENT, golden_frames.FROM_AGENT)
 
 
 def test_every_rewire_case_runs():
@@ -122,47 +159,6 @@ def test_every_rewire_case_runs():
         inputs = "".join(p.read_text() for p in (GOLDEN / run.case / "input").rglob("*.py"))
         for name in run.moved.split():  # the table's commands are the legacy agent's own
             assert f'"{name}"' in inputs, f"{run.id}: the input names no command {name!r}"
-
-
-# -- what the client sees ---------------------------------------------------------
-
-
-def response_at(frames: list[Frame], request_at: int) -> int | None:
-    request_id = frames[request_at][1]["id"]
-    for index in range(request_at + 1, len(frames)):
-        direction, message = frames[index]
-        if direction == FROM_AGENT and "method" not in message and message.get("id") == request_id:
-            return index
-    return None
-
-
-def updates_for(frames: list[Frame], session_id: str, start: int, end: int | None) -> list[tuple[int, dict]]:
-    return [
-        (index, message["params"]["update"])
-        for index, (direction, message) in enumerate(frames[start:end], start=start)
-        if direction == FROM_AGENT
-        and message.get("method") == "session/update"
-        and message["params"].get("sessionId") == session_id
-    ]
-
-
-def client_list(frames: list[Frame], request_at: int, session_id: str, end: int | None = None) -> list[str] | None:
-    """Names of the commands a client holds for `session_id` after the setup request at
-    `request_at` (up to frame `end`): its result's `availableCommands`, replaced by each
-    later `available_commands_update`. None until the response is there."""
-    answered = response_at(frames, request_at)
-    if answered is None or (end is not None and answered >= end):
-        return None
-    commands = (frames[answered][1].get("result") or {}).get("availableCommands", [])
-    for _, update in updates_for(frames, session_id, answered, end):
-        if update.get("sessionUpdate") == "available_commands_update":
-            commands = update["availableCommands"]
-    return [command["name"] for command in commands]
-
-
-def early(frames: list[Frame], request_at: int, session_id: str) -> list[dict]:
-    """Updates for the session that came between its setup request and the response."""
-    return [update for _, update in updates_for(frames, session_id, request_at, response_at(frames, request_at))]
 
 
 # -- the driver --------------------------------------------------------------------
@@ -196,7 +192,7 @@ async def drive(run: Run, folder: Path, python: Path, env: dict[str, str] | None
     """Initialize, set up each session of `run.setups` in turn (each waits for its list),
     then end the agent's input and read all it wrote; return every frame and the setups."""
     setups: list[Setup] = []
-    args = (str(folder), run.module, run.make)
+    args = (str(folder / run.path), run.module, run.make)
     agent = AgentProcess(LAUNCHER, *args, python=str(python), cwd=folder, env=env, timeout=HANG_GUARD)
     async with agent:
         try:
@@ -236,27 +232,52 @@ async def drive(run: Run, folder: Path, python: Path, env: dict[str, str] | None
     return agent.frames, setups
 
 
-@pytest.fixture(scope="module")
-def old_sdk_python() -> Path:
-    return sdk_python("0.6.3")
+def drive_old_sdk(run: Run, folder: Path) -> tuple[list[Frame], list[Setup]]:
+    """The same run with the release's own client (support/old_sdk_client.py), both
+    processes on that release's interpreter; return every frame and the setups."""
+    spec = {
+        "launcher": str(LAUNCHER),
+        "folder": str(folder),
+        "root": str(folder / run.path),
+        "module": run.module,
+        "make": run.make,
+        "setups": [[kind, run.expected(kind)] for kind in run.setups.split()],
+        "stored": STORED,
+        "not_at_initialize": ["slashCommands", "slash_commands"],
+        "timeout": HANG_GUARD,
+    }
+    client = subprocess.run(
+        [str(sdk_python(run.sdk)), str(OLD_CLIENT), json.dumps(spec)],
+        env={**sdk_env(), "PYTHONDONTWRITEBYTECODE": "1"},
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=HANG_GUARD * (len(spec["setups"]) + 3),  # a hang guard only
+    )
+    stderr = f"--- client and agent stderr ---\n{client.stderr}"
+    assert client.returncode == 0, stderr
+    outcome = json.loads(client.stdout)
+    if outcome["failure"] is not None:
+        pytest.fail(f"{outcome['failure']}\n{stderr}")
+    assert outcome["returncode"] == 0, stderr
+    assert "Traceback" not in client.stderr, stderr  # also the client's: a frame it could not read
+    frames = [(direction, message) for direction, message in outcome["frames"]]
+    return frames, [Setup(kind, request_at, session_id) for kind, request_at, session_id in outcome["setups"]]
 
 
 @pytest.mark.parametrize("run", RUNS, ids=[run.id for run in RUNS])
-def test_migrated_agent_advertises_per_session(
-    run: Run, tmp_path: Path, request: pytest.FixtureRequest, caplog: pytest.LogCaptureFixture
-) -> None:
+def test_migrated_agent_advertises_per_session(run: Run, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     folder = tmp_path / run.case
     shutil.copytree(GOLDEN / run.case / "expected", folder, ignore=shutil.ignore_patterns("__pycache__"))
     for path in folder.rglob("*.py"):  # a vendored stub stands for the shim fix writes
         if is_vendored(path.read_bytes()):
             path.write_bytes(vendored_source(style=read_style(GOLDEN / run.case / "input")))
     if run.sdk == "0.12":
-        python, env = Path(sys.executable), None
+        frames, setups = asyncio.run(drive(run, folder, Path(sys.executable), None))
     else:
-        assert run.sdk == "0.6.3", run.sdk
-        python, env = request.getfixturevalue("old_sdk_python"), sdk_env()
-
-    frames, setups = asyncio.run(drive(run, folder, python, env))
+        assert run.sdk in OLD_SDKS, run.sdk
+        frames, setups = drive_old_sdk(run, folder)
     # The client logs what it could not read: the agent wrote something else than JSON-RPC on stdout.
     unread = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert unread == [], "the client could not read the agent's stdout (a print?)"
@@ -267,3 +288,21 @@ def test_migrated_agent_advertises_per_session(
         end = later[0] if later else None  # a later setup of the same session starts over
         assert early(frames, setup.request_at, setup.session_id) == [], f"{setup.kind}: updates before the response"
         assert client_list(frames, setup.request_at, setup.session_id, end) == run.expected(setup.kind), setup.kind
+
+
+# -- the old releases' runs are no formality -----------------------------------------
+
+
+@pytest.mark.parametrize("sdk", OLD_SDKS)
+def test_an_old_release_run_fails_at_once_when_the_agent_cannot_start(tmp_path: Path, sdk: str) -> None:
+    (tmp_path / "agent.py").write_text("from acp_command_advertiser import CommandAdvertiser\n")
+    with pytest.raises(pytest.fail.Exception, match="initialize: the agent exited first, with status 1") as failed:
+        drive_old_sdk(Run("a-case", "Agent(conn)", "new", "web", sdk=sdk), tmp_path)
+    assert "No module named 'acp_command_advertiser'" in str(failed.value)
+
+
+def test_an_old_release_run_fails_at_once_on_a_list_still_at_initialize(tmp_path: Path) -> None:
+    folder = tmp_path / "legacy"
+    shutil.copytree(GOLDEN / "rewire-sdk-0-4-9-wire-dict-result" / "input", folder)  # before fix
+    with pytest.raises(pytest.fail.Exception, match="initialize still advertises: .*slashCommands"):
+        drive_old_sdk(Run("legacy", "WireAgent(conn)", "new", "web plan", sdk="0.4.9"), folder)

@@ -14,8 +14,8 @@ agent is made by an SDK factory around the connection::
 otherwise it is served with ``run_agent(MAKE)``, which calls its ``on_connect``.
 Either way the process serves until its stdin ends, then exits with status 0.
 
-Runs on the interpreter of the case's SDK release: 0.12 (the suite's) or 0.6.3
-(``support.sdk_venv``; factories only, it has no ``run_agent``). On 0.12 the
+Runs on the interpreter of the case's SDK release: 0.12 (the suite's) or 0.4.9,
+0.5.0, 0.6.3 (``support.sdk_venv``; factories only, they have no ``run_agent``). On 0.12 the
 golden cases are written against the API of AgentPool's fork of the SDK, which
 the official release lacks, so before loading the case this adds the two things
 they use from it:
@@ -138,7 +138,7 @@ async def _serve(folder: Path, module_name: str, make: str) -> None:
     reader, writer = await stdio_streams()
     connection = AgentSideConnection(agent, writer, reader)
     try:
-        await connection._conn._recv_task  # 0.6 receives from construction on; this ends with stdin
+        await connection._conn._recv_task  # 0.4-0.6 receive from construction on; this ends with stdin
     finally:
         await connection.close()
 

@@ -2,12 +2,21 @@
 the module writes its own imports, and the vendored copy beside it. Not a rule: the
 rewire asks it.
 
-Where the copy is vendored (the default) it sits next to the module. A module that
-imports its own package absolutely (`from app.agents.tools import ...` in
-`app/agents/`) gets `from app.agents.acp_command_advertiser import ...`, which works
-however the package is run (`python -m`, namespace packages, `src/` layouts); one in a
-package that imports relatively gets `from .acp_command_advertiser import ...`; a
-script's own folder is on `sys.path`, so a script imports it plainly.
+Where the copy is vendored (the default) it sits next to the module, and the import
+must resolve however the module is run:
+
+- a module that imports a module of its own top package absolutely (`from
+  app.agents.tools import ...` or `from app.commands import ...` in `app/agents/`)
+  gets `from app.agents.acp_command_advertiser import ...`: it runs with the folder
+  above `app` on `sys.path` (`python -m`, an install, a `src/` layout), `__init__.py`
+  or not (PEP 420 namespace packages);
+- a module of a package gets `from .acp_command_advertiser import ...`: its folder
+  has an `__init__.py`, it imports relatively (only a package's module can, a
+  namespace package's too), or it sits in a folder below a `src/` layout's root;
+- otherwise it is a script, whose own folder is on `sys.path`: a plain import.
+
+A namespace package's module that imports nothing of its project, outside `src/`,
+reads as a script: nothing in its files tells `python -m` from a script run.
 """
 
 from __future__ import annotations
@@ -22,6 +31,12 @@ from acp_migrate.engine.analysis.vendor import VENDORED_FILE, VENDORED_MODULE, i
 from acp_migrate.rules.context import FileContext
 from acp_migrate.rules.shared import ADVERTISER_CLASS
 from acp_migrate.settings import VENDORED
+
+# How far up from the module a namespace package's folder is looked for (as for imports,
+# engine/execution/modules.py).
+MAX_ANCESTORS = 8
+# The files that mark a project's root (a `src/` layout's source root sits beside one).
+PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
 
 
 class NoImportSection(Exception):
@@ -44,8 +59,7 @@ def runtime_import(context: FileContext) -> tuple[str, int | None] | None:
     package = _own_package(context)
     if package is not None:
         return f"{package}.{VENDORED_MODULE}", FIRST_PARTY
-    in_package = context.modules is not None and context.modules(".", None) is not None
-    return ("." + VENDORED_MODULE, LOCAL) if in_package else (VENDORED_MODULE, FIRST_PARTY)
+    return ("." + VENDORED_MODULE, LOCAL) if _in_package(context) else (VENDORED_MODULE, FIRST_PARTY)
 
 
 def add_runtime_import(context: FileContext, runtime: tuple[str, int | None]) -> None:
@@ -61,42 +75,118 @@ def add_runtime_import(context: FileContext, runtime: tuple[str, int | None]) ->
 
 
 def _own_package(context: FileContext) -> str | None:
-    """The dotted package of the module, when the module imports a module of its own
-    folder by an absolute name (`from app.agents.tools import x` in `app/agents/`)."""
+    """The dotted package of the module, when it imports a module of the project by an
+    absolute name whose top package holds the module (`from app.commands import x` in
+    `app/agents/`: `app.agents`), `__init__.py` files or not."""
     if context.modules is None or context.path is None:
         return None
     folder = PurePath(os.path.abspath(context.path)).parent
-    for statement in _before_first_definition(context.module):
+    for dotted in _absolute_imports(context.module):
+        found = context.modules(dotted, None)
+        if found is None:
+            continue
+        parts = dotted.split(".")
+        module_file = PurePath(os.path.abspath(found[0]))
+        # `a.b.c` is `R/a/b/c.py` or `R/a/b/c/__init__.py`: R is the folder on sys.path.
+        levels = len(parts) + (module_file.name == "__init__.py")
+        if len(module_file.parents) <= levels:
+            continue
+        root = module_file.parents[levels - 1]
+        if folder != root / parts[0] and root / parts[0] not in folder.parents:
+            continue
+        package = folder.relative_to(root).parts
+        if all(part.isidentifier() for part in package):
+            return ".".join(package)
+    return None
+
+
+def _in_package(context: FileContext) -> bool:
+    """Whether the module is run as a module of a package (imported relatively)."""
+    if _imports_relatively(context.module):
+        return True  # a script cannot import relatively; `python -m` of a namespace package can
+    if context.modules is not None and context.modules(".", None) is not None:
+        return True  # its folder's __init__.py
+    return context.path is not None and _below_src_root(context.path)
+
+
+def _below_src_root(path: str) -> bool:
+    """Whether the module sits in a package folder of a `src/` layout, below a folder
+    `src` that is the project's source root: on disk, a `src` whose parent holds the
+    project's pyproject.toml, setup.cfg or setup.py (`~/src/proj/agent.py` is a script);
+    for a project held in memory, named from its root, `src/` first in the path. A
+    module directly in `src/` is a top-level module, imported plainly."""
+    if not os.path.isfile(path):
+        parts = PurePath(path).parts[:-1]
+        return len(parts) >= 2 and parts[0] == "src"
+    folder = PurePath(os.path.abspath(path)).parent
+    return any(
+        above.name == "src" and any(os.path.isfile(above.parent / name) for name in PROJECT_FILES)
+        for above in folder.parents
+    )
+
+
+def _absolute_imports(module: cst.Module) -> list[str]:
+    """The dotted modules the import section names absolutely (`from a.b import c`: `a.b`)."""
+    names = []
+    for statement in _before_first_definition(module):
         if not isinstance(statement, cst.SimpleStatementLine):
             continue
         for small in statement.body:
             if isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None:
-                dotted = cst.Module([]).code_for_node(small.module)
-                package, _, _ = dotted.rpartition(".")
-                found = context.modules(dotted, None) if package else None
-                if found is not None and PurePath(os.path.abspath(found[0])).parent == folder:
-                    return package
-    return None
+                names.append(cst.Module([]).code_for_node(small.module))
+            elif isinstance(small, cst.Import):
+                names += [cst.Module([]).code_for_node(alias.name) for alias in small.names]
+    return names
+
+
+def _imports_relatively(module: cst.Module) -> bool:
+    return any(
+        isinstance(small, cst.ImportFrom) and small.relative
+        for statement in _before_first_definition(module)
+        if isinstance(statement, cst.SimpleStatementLine)
+        for small in statement.body
+    )
 
 
 def _project_target(context: FileContext, runtime: str) -> str | None:
     """Where, relative to the module's folder, a `runtime-import` naming a module of the
-    project wants the shim written: its package is in the project and the module is not
-    there yet (or is a vendored copy). None: an installed module, imported as it is."""
+    project wants the shim written: its package is in the project (a namespace package
+    too) and the module is not there yet (or is a vendored copy). None: an installed
+    module, imported as it is."""
     package, _, name = runtime.rpartition(".")
     if not package or context.modules is None or context.path is None:
         return None
-    found = context.modules(package, None)
-    if found is None or os.path.basename(found[0]) != "__init__.py":
+    folder = _package_folder(context, package)
+    if folder is None:
         return None
-    target = os.path.join(os.path.dirname(found[0]), name + ".py")
+    target = os.path.join(folder, name + ".py")
     existing = context.modules(runtime, None)
-    if existing is not None and (existing[0] != target or not is_vendored(existing[1])):
+    if existing is not None and (
+        os.path.normpath(existing[0]) != os.path.normpath(target) or not is_vendored(existing[1])
+    ):
         return None  # a module of the project's own (or a package): import it
     importer = (
-        os.path.dirname(os.path.abspath(context.path)) if os.path.isabs(found[0]) else os.path.dirname(context.path)
+        os.path.dirname(os.path.abspath(context.path)) if os.path.isabs(folder) else os.path.dirname(context.path)
     )
     return os.path.relpath(target, importer or ".")
+
+
+def _package_folder(context: FileContext, package: str) -> str | None:
+    """The folder of the project's package `package`, found as the module would import it."""
+    assert context.modules is not None and context.path is not None
+    found = context.modules(package, None)
+    if found is not None:
+        return os.path.dirname(found[0]) if os.path.basename(found[0]) == "__init__.py" else None
+    # A PEP 420 namespace package has no __init__.py to read: its folder on disk, looked
+    # for as an absolute import is, from the module's folder up.
+    if not os.path.isfile(context.path):
+        return None
+    start = PurePath(os.path.abspath(context.path)).parent
+    for above in (start, *start.parents)[:MAX_ANCESTORS]:
+        candidate = above.joinpath(*package.split("."))
+        if os.path.isdir(candidate):
+            return str(candidate)
+    return None
 
 
 def _before_first_definition(module: cst.Module) -> list[cst.BaseStatement]:

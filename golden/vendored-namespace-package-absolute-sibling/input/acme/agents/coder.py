@@ -1,0 +1,25 @@
+# Case: vendored shim in a PEP 420 namespace package run as `python -m acme.agents.coder` whose
+# module imports another module of its top package absolutely (`acme.commands`), never its own
+# folder: the shim is imported by its absolute name, `acme.agents.acp_command_advertiser`.
+import asyncio
+from typing import Any
+
+from acp import run_agent
+from acp.schema import InitializeResponse, NewSessionResponse
+
+from acme.commands import COMMANDS
+
+
+class CoderAgent:
+    def on_connect(self, conn) -> None:
+        self.conn = conn
+
+    async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        return InitializeResponse.create(protocol_version=protocol_version, slash_commands=COMMANDS)
+
+    async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
+        return NewSessionResponse(session_id="s1")
+
+
+if __name__ == "__main__":
+    asyncio.run(run_agent(CoderAgent()))
