@@ -8,8 +8,13 @@ attribute, keyword argument, parameter, definition, import, global) or a `str`
 constant equal to one. The screen walks CPython's tree (C-parsed, milliseconds) and
 clears a file where no such construct is, so LibCST is neither imported nor run.
 
+A construct in a context every triggered rule declares harmless (`Rule.screen_harmless`,
+from the small vocabulary `rules/base.py` names: `not hasattr(x, "slash_commands")`,
+`"slash_commands" not in x`, a key of old JSON given to `model_validate`) counts as none:
+the assertions of absence and the old-JSON fixtures of a migrated project's tests.
+
 Exact in one direction only: it may pass a file the rules find clean, never clear one
-they would report on (tests/analysis/test_screen.py holds this over every golden
+they would report on (tests/test_screen.py holds this over every golden
 input and every file of the repository). It passes what it cannot judge: a rule that
 declares no words (ACP007's TODO comment, ACP009's vendored header: CPython's tree
 has no comments), and a file CPython cannot parse (the analysis gives the error).
@@ -18,6 +23,7 @@ has no comments), and a file CPython cannot parse (the analysis gives the error)
 from __future__ import annotations
 
 from acp_migrate.rules import PYTHON_RULES
+from acp_migrate.rules.base import NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, PARSING_METHODS
 
 
 def may_report(source: bytes) -> bool:
@@ -26,12 +32,15 @@ def may_report(source: bytes) -> bool:
     if _last is not None and _last[0] is source:  # the runner screened it, then analyses it
         return _last[1]
     words: set[str] = set()
+    harmless: frozenset[str] | None = None
     for rule in PYTHON_RULES:
         if rule.is_candidate(source):
             if rule.screen_words is None:
                 return True
             words |= rule.screen_words
-    passed = bool(words) and _holds_word(source, words)
+            # A context clears a word only if no triggered rule reports there.
+            harmless = rule.screen_harmless if harmless is None else harmless & rule.screen_harmless
+    passed = bool(words) and _holds_word(source, words, harmless or frozenset())
     _last = (source, passed)  # (held: the object cannot be freed and its id reused)
     return passed
 
@@ -39,7 +48,7 @@ def may_report(source: bytes) -> bool:
 _last: tuple[bytes, bool] | None = None
 
 
-def _holds_word(source: bytes, words: set[str]) -> bool:
+def _holds_word(source: bytes, words: set[str], harmless: frozenset[str]) -> bool:
     import ast
     import warnings
     from bisect import bisect_left
@@ -63,15 +72,24 @@ def _holds_word(source: bytes, words: set[str]) -> bool:
     # `Attribute.attr`, `keyword.arg`, `arg.arg`, `alias.name`, `Constant.value`, ...),
     # and lists of them (`Global.names`, `MatchClass.kwd_attrs`): read generically, no
     # place an identifier can stand is missed. Iterative: a deep tree cannot overflow.
-    stack: list = [tree]
+    # Each node goes with its scope (the function or module its names are locals of;
+    # None in a class body), and constants in a harmless context are not visited.
+    stack: list = [(tree, tree)]
+    skipped: set[int] = set()
     while stack:
-        node = stack.pop()
+        node, scope = stack.pop()
         if isinstance(node, ast.stmt):
             # (a definition's decorators stand above its first line)
             first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
             index = bisect_left(lines, first)
             if index == len(lines) or lines[index] > node.end_lineno:
                 continue
+        if harmless:
+            skipped.update(id(constant) for constant in _harmless_constants(node, scope, harmless))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            scope = node
+        elif isinstance(node, ast.ClassDef):
+            scope = None
         for name in node._fields:
             value = getattr(node, name, None)
             if isinstance(value, str):
@@ -82,11 +100,81 @@ def _holds_word(source: bytes, words: set[str]) -> bool:
                     if isinstance(item, str):
                         if item in words:
                             return True
-                    elif isinstance(item, ast.AST):
-                        stack.append(item)
-            elif isinstance(value, ast.AST):
-                stack.append(value)
+                    elif isinstance(item, ast.AST) and id(item) not in skipped:
+                        stack.append((item, scope))
+            elif isinstance(value, ast.AST) and id(value) not in skipped:
+                stack.append((value, scope))
     return False
+
+
+def _harmless_constants(node, scope, harmless: frozenset[str]) -> list:
+    """The `str` constants below `node` that stand in one of the `harmless` contexts
+    (rules/base.py, SCREEN_CONTEXTS), seen from their parent construct."""
+    import ast
+
+    found: list = []
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and NOT_HASATTR in harmless:
+        call = node.operand
+        if (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Name)
+            and call.func.id == "hasattr"
+            and len(call.args) == 2
+            and not call.keywords
+            and _is_str(call.args[1])
+        ):
+            found.append(call.args[1])
+    elif isinstance(node, ast.Compare) and NOT_IN in harmless:
+        if len(node.ops) == 1 and isinstance(node.ops[0], ast.NotIn) and _is_str(node.left):
+            found.append(node.left)
+    elif isinstance(node, ast.Call) and PARSED_DICT_KEY in harmless:
+        if _is_parsing(node):
+            dicts = [arg for arg in node.args if isinstance(arg, ast.Dict)]
+            while dicts:  # nested in its values too: the rules leave all of an inbound dict alone
+                literal = dicts.pop()
+                found += [key for key in literal.keys if _is_str(key)]
+                dicts += [value for value in literal.values if isinstance(value, ast.Dict)]
+    elif isinstance(node, ast.Assign) and PARSED_DICT_KEY in harmless and scope is not None:
+        target = node.targets[0]
+        if (
+            len(node.targets) == 1
+            and isinstance(target, ast.Name)
+            and isinstance(node.value, ast.Dict)
+            and _only_parsed(target, scope)
+        ):
+            found += [key for key in node.value.keys if _is_str(key)]
+    return found
+
+
+def _is_str(node) -> bool:
+    import ast
+
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+def _is_parsing(node) -> bool:
+    import ast
+
+    return isinstance(node.func, ast.Attribute) and node.func.attr in PARSING_METHODS
+
+
+def _only_parsed(target, scope) -> bool:
+    """The name `target` binds is given positionally to a parsing method in `scope` (with
+    the functions in it), and nothing else there mentions it: no rule follows the dict."""
+    import ast
+
+    name = target.id
+    parsed: set[int] = set()
+    mentions = []
+    for node in ast.walk(scope):
+        shared = isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names
+        if shared or isinstance(node, ast.arg) and node.arg == name:
+            return False  # shared with another scope, or a parameter of a function in it
+        if isinstance(node, ast.Call) and _is_parsing(node):
+            parsed.update(id(arg) for arg in node.args if isinstance(arg, ast.Name) and arg.id == name)
+        elif isinstance(node, ast.Name) and node.id == name and node is not target:
+            mentions.append(node)
+    return bool(mentions) and all(id(node) in parsed for node in mentions)
 
 
 def needs_libcst(source: bytes, path: str) -> bool:
