@@ -219,9 +219,12 @@ def test_a_file_the_screen_clears_is_one_the_full_analysis_finds_clean(monkeypat
 
 def _project_in_prose(root: Path, files: int) -> None:
     """Files that mention the field only in docstrings, comments and longer names, as a
-    migrated project does (its RFC text, its new tests)."""
+    migrated project does (its RFC text), and tests asserting its absence (its new tests)."""
     root.mkdir()
     (root / "pyproject.toml").write_text("[project]\nname = 'demo'\n")
+    (root / "tests").mkdir()
+    for index, code in enumerate(HARMLESS.values()):
+        (root / "tests" / f"test_absent_{index}.py").write_text(code)
     for index in range(files):
         (root / f"module_{index:02}.py").write_text(
             '"""Commands are advertised per session; `slash_commands` is gone (RFC-0032)."""\n'
@@ -252,7 +255,7 @@ def test_a_run_where_no_file_passes_the_screen_imports_no_libcst(tmp_path: Path,
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == [str(files), "0", "0", "0"]
+    assert done.stdout.split() == [str(files + len(HARMLESS)), "0", "0", "0"]
     imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if "|" in line}
     assert "acp_migrate.rules" in imported  # (the flag works)
     assert not {name for name in imported if name.split(".")[0] == "libcst"}
