@@ -76,6 +76,7 @@ def _holds_word(source: bytes, words: set[str], harmless: frozenset[str]) -> boo
     # None in a class body), and constants in a harmless context are not visited.
     stack: list = [(tree, tree)]
     skipped: set[int] = set()
+    seen: dict = {}  # (_only_parsed)
     while stack:
         node, scope = stack.pop()
         if isinstance(node, ast.stmt):
@@ -85,7 +86,7 @@ def _holds_word(source: bytes, words: set[str], harmless: frozenset[str]) -> boo
             if index == len(lines) or lines[index] > node.end_lineno:
                 continue
         if harmless:
-            skipped.update(id(constant) for constant in _harmless_constants(node, scope, harmless))
+            skipped.update(id(constant) for constant in _harmless_constants(node, scope, harmless, seen))
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             scope = node
         elif isinstance(node, ast.ClassDef):
@@ -107,7 +108,7 @@ def _holds_word(source: bytes, words: set[str], harmless: frozenset[str]) -> boo
     return False
 
 
-def _harmless_constants(node, scope, harmless: frozenset[str]) -> list:
+def _harmless_constants(node, scope, harmless: frozenset[str], seen: dict) -> list:
     """The `str` constants below `node` that stand in one of the `harmless` contexts
     (rules/base.py, SCREEN_CONTEXTS), seen from their parent construct."""
     import ast
@@ -140,7 +141,7 @@ def _harmless_constants(node, scope, harmless: frozenset[str]) -> list:
             len(node.targets) == 1
             and isinstance(target, ast.Name)
             and isinstance(node.value, ast.Dict)
-            and _only_parsed(target, scope)
+            and _only_parsed(target, scope, seen)
         ):
             found += [key for key in node.value.keys if _is_str(key)]
     return found
@@ -158,23 +159,36 @@ def _is_parsing(node) -> bool:
     return isinstance(node.func, ast.Attribute) and node.func.attr in PARSING_METHODS
 
 
-def _only_parsed(target, scope) -> bool:
+def _only_parsed(target, scope, seen: dict) -> bool:
     """The name `target` binds is given positionally to a parsing method in `scope` (with
-    the functions in it), and nothing else there mentions it: no rule follows the dict."""
-    import ast
-
+    the functions in it), and nothing else there mentions it: no rule follows the dict.
+    `seen`: the names of each scope read so far, read once (id of the scope -> them)."""
+    if id(scope) not in seen:
+        seen[id(scope)] = _names_in(scope)
+    mentions, parsed, shared = seen[id(scope)]
     name = target.id
-    parsed: set[int] = set()
-    mentions = []
+    return name not in shared and parsed[name] >= 1 and mentions[name] == parsed[name] + 1  # (+ the target)
+
+
+def _names_in(scope) -> tuple:
+    """(mentions of each name, those of them given positionally to a parsing method, the
+    names shared with another scope or a parameter's) in `scope`."""
+    import ast
+    from collections import Counter
+
+    mentions: Counter[str] = Counter()
+    parsed: Counter[str] = Counter()
+    shared: set[str] = set()
     for node in ast.walk(scope):
-        shared = isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names
-        if shared or isinstance(node, ast.arg) and node.arg == name:
-            return False  # shared with another scope, or a parameter of a function in it
-        if isinstance(node, ast.Call) and _is_parsing(node):
-            parsed.update(id(arg) for arg in node.args if isinstance(arg, ast.Name) and arg.id == name)
-        elif isinstance(node, ast.Name) and node.id == name and node is not target:
-            mentions.append(node)
-    return bool(mentions) and all(id(node) in parsed for node in mentions)
+        if isinstance(node, ast.Name):
+            mentions[node.id] += 1
+        elif isinstance(node, ast.Call) and _is_parsing(node):
+            parsed.update(arg.id for arg in node.args if isinstance(arg, ast.Name))
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            shared.update(node.names)
+        elif isinstance(node, ast.arg):
+            shared.add(node.arg)
+    return mentions, parsed, shared
 
 
 def needs_libcst(source: bytes, path: str) -> bool:
