@@ -107,6 +107,9 @@ BESIDE_HARMLESS = {
     + '    return {"agentCapabilities": caps}\n',
     "old JSON nested in a local": SCHEMA
     + 'def build():\n    old = {"agentCapabilities": {"slashCommands": []}}\n    return InitializeResponse.model_validate(old)\n',
+    # ACP008 removes the first test and looks for an old-JSON test before writing its own.
+    "an owned schema's old-JSON test beside a test of the field": HARMLESS["an owned schema's old-JSON test"]
+    + "\n\ndef test_default():\n    assert AgentCapabilities().slash_commands == []\n",
 }
 
 
