@@ -148,6 +148,16 @@ def test_a_context_clears_only_where_every_triggered_rule_declares_it(monkeypatc
     assert may_report(source + b"\n")  # (another object: the screen's last answer is not reused)
 
 
+def test_a_rule_declaring_other_words_leaves_the_contexts_of_this_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (ACP010 is such a rule: its word is `CommandAdvertiser`, which a migrated test may hold too)
+    source = HARMLESS["not hasattr"].encode()
+    other = next(rule for rule in PYTHON_RULES if rule.screen_words and rule.is_candidate(source))
+    monkeypatch.setattr(other, "screen_words", frozenset({"CommandAdvertiser"}))
+    monkeypatch.setattr(other, "screen_harmless", frozenset())
+    assert not may_report(source + b"\n")
+    assert may_report(source + b"\nCommandAdvertiser()\n")  # (its own word still counts)
+
+
 def test_the_rules_declare_only_contexts_the_screen_knows() -> None:
     for rule in ALL_RULES:
         assert rule.screen_harmless <= SCREEN_CONTEXTS, rule.code

@@ -70,9 +70,9 @@ class Rule:
     # holding none without LibCST. None: the screen cannot judge for this rule (what it
     # reports is not in that tree: a comment), so its triggers alone decide.
     screen_words: ClassVar[frozenset[str] | None] = None
-    # Contexts (SCREEN_CONTEXTS, below) in which a word of `screen_words` is no site of
+    # Contexts (SCREEN_CONTEXTS, above) in which a word of `screen_words` is no site of
     # this rule: the screen passes a file only for a word standing outside every context
-    # all the triggered rules declare here.
+    # that all the triggered rules declaring the word declare here.
     screen_harmless: ClassVar[frozenset[str]] = frozenset()
     # Names the rule looks up in a file's imports though the file's code need not
     # mention them: check's hollowing keeps the imports binding them.

@@ -8,10 +8,11 @@ attribute, keyword argument, parameter, definition, import, global) or a `str`
 constant equal to one. The screen walks CPython's tree (C-parsed, milliseconds) and
 clears a file where no such construct is, so LibCST is neither imported nor run.
 
-A construct in a context every triggered rule declares harmless (`Rule.screen_harmless`,
-from the small vocabulary `rules/base.py` names: `not hasattr(x, "slash_commands")`,
-`"slash_commands" not in x`, a key of old JSON given to `model_validate`) counts as none:
-the assertions of absence and the old-JSON fixtures of a migrated project's tests.
+A word standing in a context that every triggered rule declaring the word declares
+harmless (`Rule.screen_harmless`, from the small vocabulary `rules/base.py` names: `not
+hasattr(x, "slash_commands")`, `"slash_commands" not in x`, a key of old JSON given to
+`model_validate`) counts as none: the assertions of absence and the old-JSON fixtures
+of a migrated project's tests.
 
 Exact in one direction only: it may pass a file the rules find clean, never clear one
 they would report on (tests/test_screen.py holds this over every golden
@@ -31,16 +32,16 @@ def may_report(source: bytes) -> bool:
     global _last
     if _last is not None and _last[0] is source:  # the runner screened it, then analyses it
         return _last[1]
-    words: set[str] = set()
-    harmless: frozenset[str] | None = None
+    # Each word of the triggered rules, with the contexts in which it is no site of any
+    # of them that declares it (a context clears a word only if none reports there).
+    harmless: dict[str, frozenset[str]] = {}
     for rule in PYTHON_RULES:
         if rule.is_candidate(source):
             if rule.screen_words is None:
                 return True
-            words |= rule.screen_words
-            # A context clears a word only if no triggered rule reports there.
-            harmless = rule.screen_harmless if harmless is None else harmless & rule.screen_harmless
-    passed = bool(words) and _holds_word(source, words, harmless or frozenset())
+            for word in rule.screen_words:
+                harmless[word] = harmless[word] & rule.screen_harmless if word in harmless else rule.screen_harmless
+    passed = bool(harmless) and _holds_word(source, harmless)
     _last = (source, passed)  # (held: the object cannot be freed and its id reused)
     return passed
 
@@ -48,7 +49,7 @@ def may_report(source: bytes) -> bool:
 _last: tuple[bytes, bool] | None = None
 
 
-def _holds_word(source: bytes, words: set[str], harmless: frozenset[str]) -> bool:
+def _holds_word(source: bytes, harmless: dict[str, frozenset[str]]) -> bool:
     import ast
     import warnings
     from bisect import bisect_left
@@ -62,6 +63,8 @@ def _holds_word(source: bytes, words: set[str], harmless: frozenset[str]) -> boo
     # Only statements on the lines that spell a word can hold it: a word is ASCII, and a
     # string equal to one written another way needs a backslash (`"slash\x5fcommands"`,
     # a continued line). bytes.splitlines breaks lines where CPython counts them.
+    words = set(harmless)
+    contexts = frozenset().union(*harmless.values())
     spelled = [word.encode() for word in words]
     lines = [
         number
@@ -85,8 +88,10 @@ def _holds_word(source: bytes, words: set[str], harmless: frozenset[str]) -> boo
             index = bisect_left(lines, first)
             if index == len(lines) or lines[index] > node.end_lineno:
                 continue
-        if harmless:
-            skipped.update(id(constant) for constant in _harmless_constants(node, scope, harmless, seen))
+        if contexts:
+            for constant, context in _harmless_constants(node, scope, contexts, seen):
+                if context in harmless.get(constant.value, ()):
+                    skipped.add(id(constant))
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             scope = node
         elif isinstance(node, ast.ClassDef):
@@ -108,13 +113,13 @@ def _holds_word(source: bytes, words: set[str], harmless: frozenset[str]) -> boo
     return False
 
 
-def _harmless_constants(node, scope, harmless: frozenset[str], seen: dict) -> list:
-    """The `str` constants below `node` that stand in one of the `harmless` contexts
-    (rules/base.py, SCREEN_CONTEXTS), seen from their parent construct."""
+def _harmless_constants(node, scope, contexts: frozenset[str], seen: dict) -> list:
+    """(constant, context) for each `str` constant below `node` that stands in one of
+    `contexts` (rules/base.py, SCREEN_CONTEXTS), seen from their parent construct."""
     import ast
 
     found: list = []
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and NOT_HASATTR in harmless:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and NOT_HASATTR in contexts:
         call = node.operand
         if (
             isinstance(call, ast.Call)
@@ -124,18 +129,18 @@ def _harmless_constants(node, scope, harmless: frozenset[str], seen: dict) -> li
             and not call.keywords
             and _is_str(call.args[1])
         ):
-            found.append(call.args[1])
-    elif isinstance(node, ast.Compare) and NOT_IN in harmless:
+            found.append((call.args[1], NOT_HASATTR))
+    elif isinstance(node, ast.Compare) and NOT_IN in contexts:
         if len(node.ops) == 1 and isinstance(node.ops[0], ast.NotIn) and _is_str(node.left):
-            found.append(node.left)
-    elif isinstance(node, ast.Call) and PARSED_DICT_KEY in harmless:
+            found.append((node.left, NOT_IN))
+    elif isinstance(node, ast.Call) and PARSED_DICT_KEY in contexts:
         if _is_parsing(node):
             dicts = [arg for arg in node.args if isinstance(arg, ast.Dict)]
             while dicts:  # nested in its values too: the rules leave all of an inbound dict alone
                 literal = dicts.pop()
-                found += [key for key in literal.keys if _is_str(key)]
+                found += [(key, PARSED_DICT_KEY) for key in literal.keys if _is_str(key)]
                 dicts += [value for value in literal.values if isinstance(value, ast.Dict)]
-    elif isinstance(node, ast.Assign) and PARSED_DICT_KEY in harmless and scope is not None:
+    elif isinstance(node, ast.Assign) and PARSED_DICT_KEY in contexts and scope is not None:
         target = node.targets[0]
         if (
             len(node.targets) == 1
@@ -143,7 +148,7 @@ def _harmless_constants(node, scope, harmless: frozenset[str], seen: dict) -> li
             and isinstance(node.value, ast.Dict)
             and _only_parsed(target, scope, seen)
         ):
-            found += [key for key in node.value.keys if _is_str(key)]
+            found += [(key, PARSED_DICT_KEY) for key in node.value.keys if _is_str(key)]
     return found
 
 
