@@ -16,7 +16,8 @@ medians of wall time; the bounds are ratios of medians within the run, so they h
 on a loaded machine better than seconds do. Cases: ``check .`` in each tree, ``ruff
 check --no-cache --isolated --select F401 .`` in each, ``fix .`` on the legacy tree,
 ``check`` of one small clean file and ``python -c pass``. ``acp-migrate`` runs as
-``python -m acp_migrate`` of this interpreter, with ``--isolated`` as ruff;
+``python -m acp_migrate`` of this interpreter (byte-compiled first, as ``pip install``
+does), with ``--isolated`` as ruff;
 ``--before-source DIR`` (a checkout of an older revision: ``git archive <rev> | tar -x
 -C DIR``) adds the same cases for it, run with ``PYTHONPATH=DIR``, and a before/after
 table. Then, untimed: the peak memory of ``fix`` (the whole process tree, PSS), and
@@ -63,6 +64,21 @@ def acp_cases(label: str, env: dict[str, str] | None, trees: dict[str, Path], on
         Case(f"fix legacy{label}", [*acp, "fix", "--isolated", "TREE"], (0, 1), fresh_copy_of=trees["legacy"], env=env),
         Case(f"check one file{label}", [*acp, "check", "--isolated", str(one_file)], (0,), repeat=5, env=env),
     ]
+
+
+def byte_compile(env: dict[str, str] | None, work: Path) -> None:
+    """Byte-compile the acp_migrate `env` imports, as `pip install` does: else (an
+    editable install run with PYTHONDONTWRITEBYTECODE, a read-only checkout) every start
+    compiles every module it imports, which the one-file case would measure."""
+    where = subprocess.run(  # (in `work`: `-c` puts the current folder first on the path)
+        [sys.executable, "-c", "import acp_migrate, os; print(os.path.dirname(acp_migrate.__file__))"],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    subprocess.run([sys.executable, "-m", "compileall", "-q", where], env=env, check=True)
 
 
 def libcst_imported(env: dict[str, str] | None, tree: Path) -> list[str]:
@@ -114,6 +130,7 @@ def main() -> None:
         Case("python -c pass", [sys.executable, "-c", "pass"], (0,), repeat=5),
     ]
     for label, env in variants.items():
+        byte_compile(env, work)
         cases += acp_cases(label, env, trees, one_file)
     for case in cases:  # untimed: the OS's file cache
         if case.fresh_copy_of is None:

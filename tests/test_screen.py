@@ -13,6 +13,7 @@ from acp_migrate.engine.analysis import codemod
 from acp_migrate.engine.analysis.prefilter import may_contain_legacy
 from acp_migrate.engine.analysis.screen import may_report
 from acp_migrate.rules import ALL_RULES, PYTHON_RULES
+from acp_migrate.rules.base import NOT_HASATTR, SCREEN_CONTEXTS
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 
@@ -49,6 +50,118 @@ CLEARED = {
     # CPython's constant is the whole string; the rules read a SimpleString, never a part.
     "implicit concatenation": "x = {'slash_commands' 'x': 1}\n",
 }
+
+
+SCHEMA = "from acp.schema import AgentCapabilities, InitializeResponse\n\n\n"
+OWNED = "from myagent.schema import AgentCapabilities\n\n\n"
+
+# A migrated project's tests: the field only where every rule declares it no site
+# (`Rule.screen_harmless`): assertions of its absence, old JSON given to `model_validate`.
+HARMLESS = {
+    "not hasattr": SCHEMA + 'def test_caps():\n    assert not hasattr(AgentCapabilities(), "slash_commands")\n',
+    "not hasattr, parenthesized": SCHEMA
+    + 'def test_caps(caps: AgentCapabilities):\n    assert not (hasattr(caps, "slash_commands"))\n',
+    "not in": SCHEMA
+    + 'def test_caps():\n    assert "slashCommands" not in AgentCapabilities().model_dump(by_alias=True)\n',
+    "not in a local dump": SCHEMA
+    + 'def test_json():\n    data = AgentCapabilities().model_dump(mode="json")\n    assert "slash_commands" not in data\n',
+    "old JSON given to model_validate": SCHEMA
+    + 'def test_old():\n    caps = AgentCapabilities.model_validate({"slashCommands": []})\n    assert caps\n',
+    "old JSON nested in what model_validate is given": SCHEMA
+    + 'def test_old():\n    InitializeResponse.model_validate({"agentCapabilities": {"slashCommands": []}})\n',
+    "old JSON in a local given to model_validate": SCHEMA
+    + "def test_old():\n"
+    + '    json_data = {"load_session": False, "slash_commands": [{"name": "a", "description": "b"}]}\n'
+    + "    caps = AgentCapabilities.model_validate(json_data)\n"
+    + '    assert not hasattr(caps, "slash_commands")\n',
+    "old JSON at module level": SCHEMA
+    + 'OLD = {"slashCommands": []}\n\n\ndef test_old():\n    assert AgentCapabilities.model_validate_json(OLD)\n',
+    "an owned schema's old-JSON test": OWNED
+    + "class TestCompat:\n"
+    + "    def test_old_json_with_slash_commands_still_validates(self):\n"
+    + '        caps = AgentCapabilities.model_validate({"slashCommands": [{"name": "a", "description": "b"}]})\n'
+    + '        assert not hasattr(caps, "slash_commands")\n'
+    + '        assert "slash_commands" not in caps.model_dump()\n',
+}
+
+# Each holds a harmless use and, beside it or instead of it, a site some rule reports.
+BESIDE_HARMLESS = {
+    "hasattr asserted": SCHEMA
+    + 'def test_caps(caps: AgentCapabilities):\n    assert hasattr(caps, "slash_commands")\n',
+    "not hasattr, then a read": SCHEMA
+    + 'def test_caps(caps: AgentCapabilities):\n    assert not hasattr(caps, "slash_commands")\n'
+    + "    assert caps.slash_commands == []\n",
+    "not getattr": SCHEMA + 'def test_caps(caps: AgentCapabilities):\n    assert not getattr(caps, "slash_commands")\n',
+    "in": SCHEMA + 'def test_caps(caps: AgentCapabilities):\n    assert "slashCommands" in caps.model_dump()\n',
+    "not in, then a key read": SCHEMA
+    + "def test_caps(caps: AgentCapabilities):\n    data = caps.model_dump()\n"
+    + '    assert "slashCommands" not in data\n    assert data["slashCommands"] == []\n',
+    "old JSON, then the keyword": SCHEMA
+    + 'def build():\n    AgentCapabilities.model_validate({"slashCommands": []})\n'
+    + "    return AgentCapabilities(slash_commands=[])\n",
+    "a local given to model_validate and spread into the factory": SCHEMA
+    + 'def build():\n    kwargs = {"slash_commands": []}\n    AgentCapabilities.model_validate(kwargs)\n'
+    + "    return AgentCapabilities(**kwargs)\n",
+    "a local given to model_validate and placed under agentCapabilities": SCHEMA
+    + 'def build():\n    caps = {"slashCommands": []}\n    AgentCapabilities.model_validate(caps)\n'
+    + '    return {"agentCapabilities": caps}\n',
+    "old JSON nested in a local": SCHEMA
+    + 'def build():\n    old = {"agentCapabilities": {"slashCommands": []}}\n    return InitializeResponse.model_validate(old)\n',
+    # ACP008 removes the first test and looks for an old-JSON test before writing its own.
+    "an owned schema's old-JSON test beside a test of the field": HARMLESS["an owned schema's old-JSON test"]
+    + "\n\ndef test_default():\n    assert AgentCapabilities().slash_commands == []\n",
+}
+
+
+@pytest.mark.parametrize("source", HARMLESS.values(), ids=HARMLESS.keys())
+def test_the_screen_clears_the_field_where_every_rule_declares_it_no_site(source: str) -> None:
+    assert may_contain_legacy(source.encode())
+    assert not may_report(source.encode())
+
+
+@pytest.mark.parametrize("source", BESIDE_HARMLESS.values(), ids=BESIDE_HARMLESS.keys())
+def test_a_site_beside_a_harmless_use_passes_the_screen_and_is_reported(source: str) -> None:
+    assert may_report(source.encode())
+    found = [codemod.analyze_source(source.encode(), path=path).findings for path in ("tests/test_x.py", "agent.py")]
+    assert any(found)  # (the full analysis reports it: the screen must pass it)
+
+
+# Near misses: like a harmless use, but outside its context as the screen knows it.
+PASSED |= {
+    "hasattr with a keyword": 'assert not hasattr(caps, "slash_commands", x=1)\n',
+    "not in, chained": 'assert "slashCommands" not in a not in b\n',
+    "a dict given to another call": 'json.dumps({"slashCommands": []})\n',
+    "a dict spread into model_validate": 'Caps.model_validate(**{"slash_commands": []})\n',
+    "a local given to model_validate, in a class body": 'class T:\n    OLD = {"slashCommands": []}\n    Caps.model_validate(OLD)\n',
+    "a global given to model_validate": 'def f():\n    global old\n    old = {"slashCommands": []}\n    Caps.model_validate(old)\n',
+    "a local given to model_validate, also a parameter": 'def f(old):\n    old = {"slashCommands": []}\n    Caps.model_validate(old)\n',
+    "a local used otherwise too": 'def f():\n    old = {"slashCommands": []}\n    Caps.model_validate(old)\n    print(old)\n',
+}
+
+
+def test_a_context_clears_only_where_every_triggered_rule_declares_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    source = HARMLESS["not hasattr"].encode()
+    assert not may_report(source)
+    declaring = [rule for rule in PYTHON_RULES if rule.screen_words and NOT_HASATTR in rule.screen_harmless]
+    assert len(declaring) >= 2
+    monkeypatch.setattr(declaring[0], "screen_harmless", declaring[0].screen_harmless - {NOT_HASATTR})
+    assert may_report(source + b"\n")  # (another object: the screen's last answer is not reused)
+
+
+def test_a_rule_declaring_other_words_leaves_the_contexts_of_this_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (ACP010 is such a rule: its word is `CommandAdvertiser`, which a migrated test may hold too)
+    source = HARMLESS["not hasattr"].encode()
+    other = next(rule for rule in PYTHON_RULES if rule.screen_words and rule.is_candidate(source))
+    monkeypatch.setattr(other, "screen_words", frozenset({"CommandAdvertiser"}))
+    monkeypatch.setattr(other, "screen_harmless", frozenset())
+    assert not may_report(source + b"\n")
+    assert may_report(source + b"\nCommandAdvertiser()\n")  # (its own word still counts)
+
+
+def test_the_rules_declare_only_contexts_the_screen_knows() -> None:
+    for rule in ALL_RULES:
+        assert rule.screen_harmless <= SCREEN_CONTEXTS, rule.code
+        assert not rule.screen_harmless or rule.screen_words, rule.code  # (a context of no word)
 
 
 @pytest.mark.parametrize("source", PASSED.values(), ids=PASSED.keys())
@@ -98,6 +211,9 @@ def test_a_file_the_screen_clears_is_one_the_full_analysis_finds_clean(monkeypat
     repository: the screen clears only what the rules, run in full, find clean."""
     sources = [(str(path.relative_to(REPOSITORY)), path.read_bytes()) for path in _python_files()]
     sources += _rule_examples()
+    # The harmless uses, in a test file (ACP008 reads it) and in another.
+    sources += [(f"tests/test_{i}.py", code.encode()) for i, code in enumerate(HARMLESS.values())]
+    sources += [(f"harmless_{i}.py", code.encode()) for i, code in enumerate(HARMLESS.values())]
     cleared = [(path, source) for path, source in sources if may_contain_legacy(source) and not may_report(source)]
     passed = [path for path, source in sources if may_contain_legacy(source) and may_report(source)]
     assert len(cleared) >= 20 and len(passed) >= 100  # both sides are exercised
@@ -116,9 +232,12 @@ def test_a_file_the_screen_clears_is_one_the_full_analysis_finds_clean(monkeypat
 
 def _project_in_prose(root: Path, files: int) -> None:
     """Files that mention the field only in docstrings, comments and longer names, as a
-    migrated project does (its RFC text, its new tests)."""
+    migrated project does (its RFC text), and tests asserting its absence (its new tests)."""
     root.mkdir()
     (root / "pyproject.toml").write_text("[project]\nname = 'demo'\n")
+    (root / "tests").mkdir()
+    for index, code in enumerate(HARMLESS.values()):
+        (root / "tests" / f"test_absent_{index}.py").write_text(code)
     for index in range(files):
         (root / f"module_{index:02}.py").write_text(
             '"""Commands are advertised per session; `slash_commands` is gone (RFC-0032)."""\n'
@@ -149,7 +268,7 @@ def test_a_run_where_no_file_passes_the_screen_imports_no_libcst(tmp_path: Path,
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == [str(files), "0", "0", "0"]
+    assert done.stdout.split() == [str(files + len(HARMLESS)), "0", "0", "0"]
     imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if "|" in line}
     assert "acp_migrate.rules" in imported  # (the flag works)
     assert not {name for name in imported if name.split(".")[0] == "libcst"}

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from acp_migrate.rules.base import Example, Rule
+from acp_migrate.rules.base import NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, Example, Rule
 from acp_migrate.rules.shared import (
     ADVERTISER_CLASS,
     ADVERTISES,
@@ -39,6 +39,8 @@ class CapabilitiesDictKey(Rule):
     fixable = True
     triggers = LEGACY_TOKENS
     screen_words = LEGACY_KEYS
+    # dicts given to a parsing method are old JSON, left alone
+    screen_harmless = frozenset({NOT_HASATTR, NOT_IN, PARSED_DICT_KEY})
     names_looked_up = frozenset({ADVERTISER_CLASS})  # the rewire asks whether it is imported
     examples = (
         Example(

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from acp_migrate.rules.base import Example, Report, Rule
+from acp_migrate.rules.base import NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, Example, Report, Rule
 from acp_migrate.rules.shared import ADVERTISER_CLASS, LEGACY_KEYS, LEGACY_TOKENS
 
 if TYPE_CHECKING:
@@ -61,6 +61,8 @@ class OwnedSchemaField(Rule):
     fixable = True
     triggers = LEGACY_TOKENS
     screen_words = LEGACY_KEYS
+    # it reads a schema's definitions and factory keywords only
+    screen_harmless = frozenset({NOT_HASATTR, NOT_IN, PARSED_DICT_KEY})
     names_looked_up = frozenset({ADVERTISER_CLASS})  # the rewire asks whether it is imported
     examples = (
         Example(

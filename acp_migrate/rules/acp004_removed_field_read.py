@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from acp_migrate.rules.base import Example, Report, Rule
+from acp_migrate.rules.base import NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, Example, Report, Rule
 from acp_migrate.rules.shared import CAPS, CAPS_DICT, LEGACY_KEYS, LEGACY_TOKENS
 
 if TYPE_CHECKING:
@@ -52,6 +52,8 @@ class RemovedFieldRead(Rule):
     fixable = False
     triggers = LEGACY_TOKENS
     screen_words = LEGACY_KEYS
+    # assertions of absence, and dicts given to a parsing method, read nothing
+    screen_harmless = frozenset({NOT_HASATTR, NOT_IN, PARSED_DICT_KEY})
     examples = (
         Example(
             before=(

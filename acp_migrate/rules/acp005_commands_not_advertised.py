@@ -35,7 +35,7 @@ Resolving it, by the reason `fix` gave (docs/runtime.md, "API"):
 
 from __future__ import annotations
 
-from acp_migrate.rules.base import Example, Rule
+from acp_migrate.rules.base import NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, Example, Rule
 from acp_migrate.rules.shared import LEGACY_KEYS, LEGACY_TOKENS
 
 
@@ -48,6 +48,8 @@ class CommandsNotAdvertised(Rule):
     # in files that hold the field.
     triggers = LEGACY_TOKENS
     screen_words = LEGACY_KEYS
+    # reported only where ACP001-003 report
+    screen_harmless = frozenset({NOT_HASATTR, NOT_IN, PARSED_DICT_KEY})
     examples = (
         Example(
             before=(

@@ -54,7 +54,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from acp_migrate.rules.base import Example, Report, Rule
+from acp_migrate.rules.base import NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, Example, Report, Rule
 from acp_migrate.rules.shared import LEFT, LEGACY_KEYS, LEGACY_TOKENS, PARTIAL, REMOVE, REWRITE
 
 if TYPE_CHECKING:
@@ -70,6 +70,8 @@ class RemovedBehaviourTest(Rule):
     fixable = True
     triggers = LEGACY_TOKENS
     screen_words = LEGACY_KEYS
+    # assertions of absence and old-JSON fixtures are no test of the removed field
+    screen_harmless = frozenset({NOT_HASATTR, NOT_IN, PARSED_DICT_KEY})
     examples = (
         Example(
             path="tests/test_capabilities.py",

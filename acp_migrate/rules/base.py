@@ -21,6 +21,21 @@ if TYPE_CHECKING:
     from acp_migrate.rules.context import FileContext
 
 
+# What the screen (engine/analysis/screen.py) knows of where a word stands in CPython's
+# tree, for `Rule.screen_harmless`; `word` is a `str` constant equal to a screen word.
+# `not hasattr(x, "word")`: hasattr's 2nd of exactly two positional arguments, the operand of `not`.
+NOT_HASATTR = "not hasattr"
+# `"word" not in x`: the left of a comparison whose only operator is `not in`.
+NOT_IN = "not in"
+# `X.model_validate({"word": ...})` (or `model_validate_json`): a key of a dict literal
+# given positionally, or of a dict literal nested in its values; or a key of `name =
+# {"word": ...}` (not nested) where `name` is such an argument and every other mention
+# of it in its function (or, at module level, the module) is too.
+PARSED_DICT_KEY = "parsed dict key"
+PARSING_METHODS = frozenset({"model_validate", "model_validate_json"})
+SCREEN_CONTEXTS = frozenset({NOT_HASATTR, NOT_IN, PARSED_DICT_KEY})
+
+
 @dataclass
 class Example:
     """Code shown by the rule's docs and checked by the tests.
@@ -55,6 +70,10 @@ class Rule:
     # holding none without LibCST. None: the screen cannot judge for this rule (what it
     # reports is not in that tree: a comment), so its triggers alone decide.
     screen_words: ClassVar[frozenset[str] | None] = None
+    # Contexts (SCREEN_CONTEXTS, above) in which a word of `screen_words` is no site of
+    # this rule: the screen passes a file only for a word standing outside every context
+    # that all the triggered rules declaring the word declare here.
+    screen_harmless: ClassVar[frozenset[str]] = frozenset()
     # Names the rule looks up in a file's imports though the file's code need not
     # mention them: check's hollowing keeps the imports binding them.
     names_looked_up: ClassVar[frozenset[str]] = frozenset()

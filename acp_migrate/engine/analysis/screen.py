@@ -8,8 +8,14 @@ attribute, keyword argument, parameter, definition, import, global) or a `str`
 constant equal to one. The screen walks CPython's tree (C-parsed, milliseconds) and
 clears a file where no such construct is, so LibCST is neither imported nor run.
 
+A word standing in a context that every triggered rule declaring the word declares
+harmless (`Rule.screen_harmless`, from the small vocabulary `rules/base.py` names: `not
+hasattr(x, "slash_commands")`, `"slash_commands" not in x`, a key of old JSON given to
+`model_validate`) counts as none: the assertions of absence and the old-JSON fixtures
+of a migrated project's tests.
+
 Exact in one direction only: it may pass a file the rules find clean, never clear one
-they would report on (tests/analysis/test_screen.py holds this over every golden
+they would report on (tests/test_screen.py holds this over every golden
 input and every file of the repository). It passes what it cannot judge: a rule that
 declares no words (ACP007's TODO comment, ACP009's vendored header: CPython's tree
 has no comments), and a file CPython cannot parse (the analysis gives the error).
@@ -18,6 +24,7 @@ has no comments), and a file CPython cannot parse (the analysis gives the error)
 from __future__ import annotations
 
 from acp_migrate.rules import PYTHON_RULES
+from acp_migrate.rules.base import NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, PARSING_METHODS
 
 
 def may_report(source: bytes) -> bool:
@@ -25,13 +32,16 @@ def may_report(source: bytes) -> bool:
     global _last
     if _last is not None and _last[0] is source:  # the runner screened it, then analyses it
         return _last[1]
-    words: set[str] = set()
+    # Each word of the triggered rules, with the contexts in which it is no site of any
+    # of them that declares it (a context clears a word only if none reports there).
+    harmless: dict[str, frozenset[str]] = {}
     for rule in PYTHON_RULES:
         if rule.is_candidate(source):
             if rule.screen_words is None:
                 return True
-            words |= rule.screen_words
-    passed = bool(words) and _holds_word(source, words)
+            for word in rule.screen_words:
+                harmless[word] = harmless[word] & rule.screen_harmless if word in harmless else rule.screen_harmless
+    passed = bool(harmless) and _holds_word(source, harmless)
     _last = (source, passed)  # (held: the object cannot be freed and its id reused)
     return passed
 
@@ -39,7 +49,7 @@ def may_report(source: bytes) -> bool:
 _last: tuple[bytes, bool] | None = None
 
 
-def _holds_word(source: bytes, words: set[str]) -> bool:
+def _holds_word(source: bytes, harmless: dict[str, frozenset[str]]) -> bool:
     import ast
     import warnings
     from bisect import bisect_left
@@ -53,6 +63,8 @@ def _holds_word(source: bytes, words: set[str]) -> bool:
     # Only statements on the lines that spell a word can hold it: a word is ASCII, and a
     # string equal to one written another way needs a backslash (`"slash\x5fcommands"`,
     # a continued line). bytes.splitlines breaks lines where CPython counts them.
+    words = set(harmless)
+    contexts = frozenset().union(*harmless.values())
     spelled = [word.encode() for word in words]
     lines = [
         number
@@ -63,15 +75,27 @@ def _holds_word(source: bytes, words: set[str]) -> bool:
     # `Attribute.attr`, `keyword.arg`, `arg.arg`, `alias.name`, `Constant.value`, ...),
     # and lists of them (`Global.names`, `MatchClass.kwd_attrs`): read generically, no
     # place an identifier can stand is missed. Iterative: a deep tree cannot overflow.
-    stack: list = [tree]
+    # Each node goes with its scope (the function or module its names are locals of;
+    # None in a class body), and constants in a harmless context are not visited.
+    stack: list = [(tree, tree)]
+    skipped: set[int] = set()
+    seen: dict = {}  # (_only_parsed)
     while stack:
-        node = stack.pop()
+        node, scope = stack.pop()
         if isinstance(node, ast.stmt):
             # (a definition's decorators stand above its first line)
             first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
             index = bisect_left(lines, first)
             if index == len(lines) or lines[index] > node.end_lineno:
                 continue
+        if contexts:
+            for constant, context in _harmless_constants(node, scope, contexts, seen):
+                if context in harmless.get(constant.value, ()):
+                    skipped.add(id(constant))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            scope = node
+        elif isinstance(node, ast.ClassDef):
+            scope = None
         for name in node._fields:
             value = getattr(node, name, None)
             if isinstance(value, str):
@@ -82,11 +106,94 @@ def _holds_word(source: bytes, words: set[str]) -> bool:
                     if isinstance(item, str):
                         if item in words:
                             return True
-                    elif isinstance(item, ast.AST):
-                        stack.append(item)
-            elif isinstance(value, ast.AST):
-                stack.append(value)
+                    elif isinstance(item, ast.AST) and id(item) not in skipped:
+                        stack.append((item, scope))
+            elif isinstance(value, ast.AST) and id(value) not in skipped:
+                stack.append((value, scope))
     return False
+
+
+def _harmless_constants(node, scope, contexts: frozenset[str], seen: dict) -> list:
+    """(constant, context) for each `str` constant below `node` that stands in one of
+    `contexts` (rules/base.py, SCREEN_CONTEXTS), seen from their parent construct."""
+    import ast
+
+    found: list = []
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and NOT_HASATTR in contexts:
+        call = node.operand
+        if (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Name)
+            and call.func.id == "hasattr"
+            and len(call.args) == 2
+            and not call.keywords
+            and _is_str(call.args[1])
+        ):
+            found.append((call.args[1], NOT_HASATTR))
+    elif isinstance(node, ast.Compare) and NOT_IN in contexts:
+        if len(node.ops) == 1 and isinstance(node.ops[0], ast.NotIn) and _is_str(node.left):
+            found.append((node.left, NOT_IN))
+    elif isinstance(node, ast.Call) and PARSED_DICT_KEY in contexts:
+        if _is_parsing(node):
+            dicts = [arg for arg in node.args if isinstance(arg, ast.Dict)]
+            while dicts:  # nested in its values too: the rules leave all of an inbound dict alone
+                literal = dicts.pop()
+                found += [(key, PARSED_DICT_KEY) for key in literal.keys if _is_str(key)]
+                dicts += [value for value in literal.values if isinstance(value, ast.Dict)]
+    elif isinstance(node, ast.Assign) and PARSED_DICT_KEY in contexts and scope is not None:
+        target = node.targets[0]
+        if (
+            len(node.targets) == 1
+            and isinstance(target, ast.Name)
+            and isinstance(node.value, ast.Dict)
+            and _only_parsed(target, scope, seen)
+        ):
+            found += [(key, PARSED_DICT_KEY) for key in node.value.keys if _is_str(key)]
+    return found
+
+
+def _is_str(node) -> bool:
+    import ast
+
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+def _is_parsing(node) -> bool:
+    import ast
+
+    return isinstance(node.func, ast.Attribute) and node.func.attr in PARSING_METHODS
+
+
+def _only_parsed(target, scope, seen: dict) -> bool:
+    """The name `target` binds is given positionally to a parsing method in `scope` (with
+    the functions in it), and nothing else there mentions it: no rule follows the dict.
+    `seen`: the names of each scope read so far, read once (id of the scope -> them)."""
+    if id(scope) not in seen:
+        seen[id(scope)] = _names_in(scope)
+    mentions, parsed, shared = seen[id(scope)]
+    name = target.id
+    return name not in shared and parsed[name] >= 1 and mentions[name] == parsed[name] + 1  # (+ the target)
+
+
+def _names_in(scope) -> tuple:
+    """(mentions of each name, those of them given positionally to a parsing method, the
+    names shared with another scope or a parameter's) in `scope`."""
+    import ast
+    from collections import Counter
+
+    mentions: Counter[str] = Counter()
+    parsed: Counter[str] = Counter()
+    shared: set[str] = set()
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Name):
+            mentions[node.id] += 1
+        elif isinstance(node, ast.Call) and _is_parsing(node):
+            parsed.update(arg.id for arg in node.args if isinstance(arg, ast.Name))
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            shared.update(node.names)
+        elif isinstance(node, ast.arg):
+            shared.add(node.arg)
+    return mentions, parsed, shared
 
 
 def needs_libcst(source: bytes, path: str) -> bool:
