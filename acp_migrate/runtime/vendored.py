@@ -140,17 +140,8 @@ class CommandAdvertiser:
         message = event.message
         method, request = message.get("method"), message.get("id")
         if event.direction != "outgoing":
-            if method is None or "id" not in message:
-                return None
-            params = message.get("params")
-            sid = params.get("sessionId") if isinstance(params, dict) else None
-            setup = method in self._NAMED or method in self._UNNAMED
-            self._REQUEST.set(request if setup else None)
-            if setup or method == self._CLOSE or self._early:
-                named = method in self._NAMED or method == self._CLOSE
-                self._pending[request] = (method, sid if named else None)
-            if method in self._NAMED and isinstance(sid, str):
-                self._setup[sid] = request
+            if method is not None and "id" in message:
+                self._requested(method, request, message.get("params"))
             return None
         if method is not None:
             return None
@@ -169,6 +160,16 @@ class CommandAdvertiser:
                 table.pop(sid, None)
             return None
         return self._settle(request, method, sid, sid is not None)
+
+    def _requested(self, method: str, request: Any, params: Any) -> None:
+        sid = params.get("sessionId") if isinstance(params, dict) else None
+        setup = method in self._NAMED or method in self._UNNAMED
+        self._REQUEST.set(request if setup else None)
+        if setup or method == self._CLOSE or self._early:
+            named = method in self._NAMED or method == self._CLOSE
+            self._pending[request] = (method, sid if named else None)
+        if method in self._NAMED and isinstance(sid, str):
+            self._setup[sid] = request
 
     def _unasked(self, message: Any) -> Any:
         # A response to a request read before bind (a client that did not
