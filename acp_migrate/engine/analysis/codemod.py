@@ -665,11 +665,20 @@ def _analyze_candidate(
         if may_orphan_imports(edits, context.imports.bindings):
             fixed = remove_orphaned_imports(fixed, mentions(module))
         if edits.imports:
-            from acp_migrate.engine.analysis.imports import add_imports
+            from acp_migrate.engine.analysis.imports import FIRST_PARTY, add_imports
+
+            # A package an added first-party import names is the project's, though a
+            # namespace package (no `__init__.py`) is no module the search finds.
+            added = {module.partition(".")[0] for module, _, section in edits.imports if section == FIRST_PARTY}
 
             def first_party(name: str) -> bool:
                 # as the project's isort configuration says, else a module found in the project
-                return name in settings.style.first_party or modules is not None and modules(name, None) is not None
+                return (
+                    name in settings.style.first_party
+                    or name in added
+                    or modules is not None
+                    and modules(name, None) is not None
+                )
 
             fixed = add_imports(fixed, edits.imports, first_party)
         new_bytes = fixed.bytes

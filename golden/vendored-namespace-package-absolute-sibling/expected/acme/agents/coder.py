@@ -7,9 +7,8 @@ from typing import Any
 from acp import run_agent
 from acp.schema import InitializeResponse, NewSessionResponse
 
-from acme.commands import COMMANDS
-
 from acme.agents.acp_command_advertiser import CommandAdvertiser
+from acme.commands import COMMANDS
 
 
 class CoderAgent:
