@@ -139,6 +139,7 @@ RUNS = (
     # PEP 420 namespace packages run with `-m` (no __init__.py), and a src/ layout.
     Run("vendored-namespace-package-relative-imports", "CoderAgent()", "new", "review", module="acme.agents.coder"),
     Run("vendored-namespace-package-absolute-sibling", "CoderAgent()", "new", "review", module="acme.agents.coder"),
+    Run("vendored-namespace-package-either-import", "CoderAgent()", "new", "review", module="acme.agents.coder"),
     Run("vendored-src-layout", "CoderAgent()", "new", "review", module="acme.coder.agent", path="src"),
     # The vendored copy on the old releases, with their clients.
     Run("vendored-sdk-0-6-3-request-objects", "OldSdkAgent(conn)", "new load", "web", sdk="0.6.3"),

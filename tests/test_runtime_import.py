@@ -158,6 +158,7 @@ def test_a_src_folder_on_disk_is_a_layout_root_only_beside_the_project_file(
     [
         ("vendored-namespace-package-relative-imports", "acme.agents.coder", ""),
         ("vendored-namespace-package-absolute-sibling", "acme.agents.coder", ""),
+        ("vendored-namespace-package-either-import", "acme.agents.coder", ""),
         ("vendored-src-layout", "acme.coder.agent", "src"),
     ],
 )
@@ -219,3 +220,27 @@ def test_a_module_path_into_a_namespace_package_gets_the_shim_written_there(
     assert started.stdout.strip() == "ok", started.stderr
     again = run(Mode.FIX, ["."], settings=settings)  # the copy it wrote is current: nothing to do
     assert again.exit_code() == 0 and not again.changed_files and not again.companions
+
+
+@pytest.mark.slow  # runs the command and starts the migrated agent
+def test_the_module_that_may_be_either_starts_as_a_script_too(tmp_path: Path) -> None:
+    """The namespace package's module that imports nothing of its project gets both imports:
+    `python -m acme.agents.coder` takes the relative one (above), a script run the plain one."""
+    project = tmp_path / "project"
+    shutil.copytree(GOLDEN / "vendored-namespace-package-either-import" / "input", project)
+    fixed = subprocess.run(
+        [sys.executable, "-m", "acp_migrate", "fix", "."], cwd=project, capture_output=True, text=True, check=False
+    )
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    started = subprocess.run(
+        [sys.executable, "acme/agents/coder.py"],
+        cwd=project,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+        input="",  # a pipe that ends at once: the agent stops with status 0 once it has started
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,  # a hang guard only
+    )
+    assert started.returncode == 0, started.stderr
+    assert "Error" not in started.stderr, started.stderr

@@ -15,8 +15,12 @@ must resolve however the module is run:
   namespace package's too), or it sits in a folder below a `src/` layout's root;
 - otherwise it is a script, whose own folder is on `sys.path`: a plain import.
 
-A namespace package's module that imports nothing of its project, outside `src/`,
-reads as a script: nothing in its files tells `python -m` from a script run.
+- a module in a folder of the project without `__init__.py` that imports nothing of
+  its project (outside `src/`) may be either: a namespace package's module run with
+  `python -m`, or a script. Nothing in its files tells, so it gets both, the relative
+  import first and the plain one where that fails (`ImportError`: no parent package).
+  A module beside the project's `pyproject.toml` (`setup.cfg`, `setup.py`, `.git`),
+  or named by no folder, is a script.
 """
 
 from __future__ import annotations
@@ -37,6 +41,8 @@ from acp_migrate.settings import VENDORED
 MAX_ANCESTORS = 8
 # The files that mark a project's root (a `src/` layout's source root sits beside one).
 PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
+# The isort section of an import that may be relative or plain (`_either_import`).
+EITHER = -1
 
 
 class NoImportSection(Exception):
@@ -59,19 +65,48 @@ def runtime_import(context: FileContext) -> tuple[str, int | None] | None:
     package = _own_package(context)
     if package is not None:
         return f"{package}.{VENDORED_MODULE}", FIRST_PARTY
-    return ("." + VENDORED_MODULE, LOCAL) if _in_package(context) else (VENDORED_MODULE, FIRST_PARTY)
+    if _in_package(context):
+        return "." + VENDORED_MODULE, LOCAL
+    return VENDORED_MODULE, EITHER if _maybe_namespace_module(context) else FIRST_PARTY
 
 
 def add_runtime_import(context: FileContext, runtime: tuple[str, int | None]) -> None:
     """`from <runtime> import CommandAdvertiser` into the import block, in isort order
     (engine/analysis/imports.py); in vendored mode, with the shim's file beside the module."""
     module, section = runtime
-    context.add_import(module, ADVERTISER_CLASS, section)
+    if section == EITHER:
+        imports = [
+            statement
+            for statement in _before_first_definition(context.module)
+            if isinstance(statement, cst.SimpleStatementLine)
+            and isinstance(statement.body[0], (cst.Import, cst.ImportFrom))
+        ]
+        context.insert_after(imports[-1], [_either_import(module)])
+    else:
+        context.add_import(module, ADVERTISER_CLASS, section)
     style = context.settings.style  # the copy is written in the project's style
     if context.settings.runtime_import == VENDORED:
         context.add_companion(VENDORED_FILE, vendored_source(style=style))
     elif (target := _project_target(context, context.settings.runtime_import)) is not None:
         context.add_companion(target, vendored_source(style=style))
+
+
+def _either_import(module: str) -> cst.BaseStatement:
+    statement = cst.parse_statement(
+        f"try:\n    from .{module} import {ADVERTISER_CLASS}\n"
+        f"except ImportError:  # run as a script\n    from {module} import {ADVERTISER_CLASS}\n"
+    )
+    return statement.with_changes(leading_lines=[cst.EmptyLine()])
+
+
+def _maybe_namespace_module(context: FileContext) -> bool:
+    """A module in a folder below the project's root (no project file beside it)."""
+    if context.path is None:
+        return False
+    if not os.path.isfile(context.path):  # a project held in memory, named from its root
+        return len(PurePath(context.path).parts) >= 2
+    folder = PurePath(os.path.abspath(context.path)).parent
+    return not any(os.path.exists(folder / name) for name in (*PROJECT_FILES, ".git"))
 
 
 def _own_package(context: FileContext) -> str | None:
