@@ -54,6 +54,8 @@ def test_the_hooks_via_pre_commit_try_repo(tmp_path: Path) -> None:
     user.mkdir()
     git("init", "-q", cwd=user, env=env)
     (user / "agent.py").write_text(LEGACY)
+    for number in range(2, 6):  # files enough for pre-commit to split a hook that is not serial
+        (user / f"agent{number}.py").write_text(LEGACY)
     (user / "notes.txt").write_text("slash_commands=[] in prose is no Python\n")
     git("add", "-A", cwd=user, env=env)
 
@@ -73,6 +75,9 @@ def test_the_hooks_via_pre_commit_try_repo(tmp_path: Path) -> None:
     fix = output[output.index("acp-migrate fix.") :]
     assert "Failed" in check and "exit code: 1" in check
     assert "agent.py:3:45: ACP001" in check
+    # One process saw every file: one summary each (a split hook prints one per process).
+    assert check.count("Found ") == 1 and "in 5 files" in check, check
+    assert fix.count("Fixed 5 findings in 5 files") == 1, fix
     assert "Failed" in fix and "files were modified by this hook" in fix
     assert "Fixed agent.py" in fix
     assert (user / "agent.py").read_text() == FIXED
