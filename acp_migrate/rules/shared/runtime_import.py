@@ -100,12 +100,15 @@ def _either_import(module: str) -> cst.BaseStatement:
 
 
 def _maybe_namespace_module(context: FileContext) -> bool:
-    """A module in a folder below the project's root (no project file beside it)."""
+    """A module in a folder below the project's root (no project file beside it), not
+    directly in a `src/` layout's root (a top-level module there)."""
     if context.path is None:
         return False
     if not os.path.isfile(context.path):  # a project held in memory, named from its root
-        return len(PurePath(context.path).parts) >= 2
+        return PurePath(context.path).parts[:-1] not in ((), ("src",))
     folder = PurePath(os.path.abspath(context.path)).parent
+    if folder.name == "src" and any(os.path.isfile(folder.parent / name) for name in PROJECT_FILES):
+        return False
     return not any(os.path.exists(folder / name) for name in (*PROJECT_FILES, ".git"))
 
 
