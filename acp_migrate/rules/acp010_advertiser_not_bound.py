@@ -81,10 +81,9 @@ class AdvertiserNotBound(Rule):
 
         uses = _AdvertiserUses(self.context)
         walk(node.body, uses)
-        unbound = {name: calls for name, calls in uses.advertised.items() if name in uses.created}
-        unbound = {name: calls for name, calls in unbound.items() if name not in uses.bound}
-        if not unbound or any(self._bound_in_bases(node, name) for name in unbound):
-            return
+        unbound = {name: calls for name, calls in uses.advertised.items() if name in uses.created - uses.bound}
+        if unbound:
+            unbound = {name: calls for name, calls in unbound.items() if not self._bound_in_bases(node, name)}
         for name, calls in unbound.items():
             self.context.report(
                 Report(
@@ -97,20 +96,19 @@ class AdvertiserNotBound(Rule):
             )
 
     def _bound_in_bases(self, node: cst.ClassDef, name: str) -> bool:
-        """A project class it inherits from binds it (or cannot be read: not reported)."""
-        from acp_migrate.cst.walk import walk
-        from acp_migrate.rules.shared.project_classes import Module, class_of
+        """A project class it inherits from binds it (or a base cannot be read: nothing
+        proven either way, not reported)."""
+        from itertools import islice
 
-        module = Module.of(self.context)
-        for base in node.bases:
-            if base.keyword is not None:
-                continue
-            found = class_of(self.context, base.value, module)
-            if found is None:
-                return True  # the SDK's class, or one fix cannot read: nothing proven either way
+        from acp_migrate.cst.walk import walk
+        from acp_migrate.rules.shared.project_classes import lineage
+
+        for known in islice(lineage(self.context, node), 1, None):
+            if known is None:
+                return True
             uses = _AdvertiserUses(self.context)
-            walk(found[0].body, uses)
-            if name in uses.bound or self._bound_in_bases(found[0], name):
+            walk(known[0].body, uses)
+            if name in uses.bound:
                 return True
         return False
 

@@ -5,6 +5,8 @@ holding its connection. Not a rule: the rewire asks it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import libcst as cst
 
 from acp_migrate.cst.names import ImportTable, last_part
@@ -82,15 +84,31 @@ def class_of(
     return None
 
 
-def connection_attribute(
-    context: FileContext, agent: cst.ClassDef, module: Module | None = None, depth: int = 0
-) -> str | None:
+def lineage(context: FileContext, agent: cst.ClassDef) -> Iterator[tuple[cst.ClassDef, Module] | None]:
+    """The class, then the project's classes it inherits from, nearest first (depth
+    first; at most MAX_BASE_DEPTH up), each with its module, read as they are asked for;
+    None for a base that is not one (the SDK's, or a class fix cannot read)."""
+
+    def up(node: cst.ClassDef, module: Module, depth: int) -> Iterator[tuple[cst.ClassDef, Module] | None]:
+        yield node, module
+        for base in node.bases:
+            if base.keyword is None:
+                parent = class_of(context, base.value, module) if depth < MAX_BASE_DEPTH else None
+                yield from (up(*parent, depth + 1) if parent is not None else [None])
+
+    return up(agent, Module.of(context), 0)
+
+
+def connection_attribute(context: FileContext, agent: cst.ClassDef) -> str | None:
     """The attribute of `self` that holds the connection: a class-level field annotated
     with a connection type, or a connection parameter of `__init__` or `on_connect`
     stored on `self`; looked for in the class, then in the project's classes it
     inherits from."""
-    module = module or Module.of(context)
+    found = (_own_connection(*known) for known in lineage(context, agent) if known is not None)
+    return next((attribute for attribute in found if attribute is not None), None)
 
+
+def _own_connection(agent: cst.ClassDef, module: Module) -> str | None:
     def is_connection(annotation: cst.BaseExpression) -> bool:
         return _is_connection_type(module.imports, annotation)
 
@@ -108,14 +126,6 @@ def connection_attribute(
         attribute = _stored_connection(hook, is_connection) if isinstance(hook.body, cst.IndentedBlock) else None
         if attribute is not None:
             return attribute
-    if depth >= MAX_BASE_DEPTH:
-        return None
-    for base in agent.bases:
-        found = class_of(context, base.value, module) if base.keyword is None else None
-        if found is not None:
-            attribute = connection_attribute(context, found[0], found[1], depth + 1)
-            if attribute is not None:
-                return attribute
     return None
 
 
