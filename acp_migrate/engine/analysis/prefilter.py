@@ -7,6 +7,8 @@ whose import does not import LibCST).
 
 from __future__ import annotations
 
+import functools
+
 from acp_migrate.rules import TRIGGERS
 
 TOKENS: tuple[bytes, ...] = TRIGGERS
@@ -43,15 +45,22 @@ def _groups(tokens: tuple[bytes, ...]) -> list[tuple[bytes, tuple[bytes, ...]]]:
 GROUPS = _groups(TOKENS)
 
 
+def last_answer(question):
+    """`question(source)` remembering its answer for the source it was last asked about:
+    the runner screens a file, then its analysis asks again about the same bytes."""
+    last: tuple[bytes, bool] | None = None
+
+    def answer(source: bytes) -> bool:
+        nonlocal last
+        if last is None or last[0] is not source:
+            last = (source, question(source))  # (held: the object cannot be freed and its id reused)
+        return last[1]
+
+    return functools.wraps(question)(answer)
+
+
+@last_answer
 def may_contain_legacy(source: bytes) -> bool:
-    global _last
-    if _last is not None and _last[0] is source:  # the runner screened it, then analyses it
-        return _last[1]
     # One `in` per scan: bytes search skips ahead like grep, several times faster than
     # a regex alternation, which tries every token at every byte.
-    found = any(shared in source and any(token in source for token in members) for shared, members in GROUPS)
-    _last = (source, found)  # (held: the object cannot be freed and its id reused)
-    return found
-
-
-_last: tuple[bytes, bool] | None = None
+    return any(shared in source and any(token in source for token in members) for shared, members in GROUPS)

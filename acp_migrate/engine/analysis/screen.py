@@ -23,15 +23,14 @@ has no comments), and a file CPython cannot parse (the analysis gives the error)
 
 from __future__ import annotations
 
+from acp_migrate.engine.analysis.prefilter import last_answer
 from acp_migrate.rules import PYTHON_RULES
 from acp_migrate.rules.base import NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, PARSING_METHODS
 
 
+@last_answer
 def may_report(source: bytes) -> bool:
     """False when no Python rule whose triggers `source` holds can report on it."""
-    global _last
-    if _last is not None and _last[0] is source:  # the runner screened it, then analyses it
-        return _last[1]
     # Each word of the triggered rules, with the contexts in which it is no site of any
     # of them that declares it (a context clears a word only if none reports there).
     harmless: dict[str, frozenset[str]] = {}
@@ -41,12 +40,7 @@ def may_report(source: bytes) -> bool:
                 return True
             for word in rule.screen_words:
                 harmless[word] = harmless[word] & rule.screen_harmless if word in harmless else rule.screen_harmless
-    passed = bool(harmless) and _holds_word(source, harmless)
-    _last = (source, passed)  # (held: the object cannot be freed and its id reused)
-    return passed
-
-
-_last: tuple[bytes, bool] | None = None
+    return bool(harmless) and _holds_word(source, harmless)
 
 
 def _holds_word(source: bytes, harmless: dict[str, frozenset[str]]) -> bool:
