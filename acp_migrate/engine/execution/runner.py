@@ -373,7 +373,7 @@ def _in_workers(
     candidates: list[tuple[FileJob, bytes]], paths: Iterator[str], template: FileJob, cwd: str, workers: int
 ) -> Iterator[FileOutcome]:
     """The candidates found so far, then the rest of the walk in batches, in workers."""
-    items = chain(((job, source) for job, source in candidates), _chunks(paths, BATCH_FILES))
+    items = chain(candidates, _chunks(paths, BATCH_FILES))
     died: list[FileJob] = []
     with contextlib.closing(run_in_workers(functools.partial(_work, template, cwd), items, workers)) as results:
         for item, result in results:
