@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import select
 import subprocess
 import sys
 from pathlib import Path
@@ -34,3 +36,45 @@ def probe_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProces
         cwd=cwd,
         timeout=300,
     )
+
+
+def stuck_probe(folder: Path) -> tuple[subprocess.Popen[str], int]:
+    """`acp-migrate probe` of `agents/stuck_agent.py` in a process of its own, returned
+    once the agent has started: (the probe, the pid of the agent's child). The agent
+    writes the pid into a FIFO: the kernel says when it is written, nothing is polled."""
+    fifo = folder / "child.pid"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # open before the agent opens it to write
+    probe = subprocess.Popen(
+        [sys.executable, "-m", "acp_migrate", "probe", "--", sys.executable, str(AGENTS / "stuck_agent.py"), str(fifo)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    written = b""
+    try:
+        while True:
+            ready, _, _ = select.select([reader], [], [], SAFETY["timeout"])
+            if not ready:
+                probe.kill()
+                raise AssertionError("the agent never wrote its pid")
+            chunk = os.read(reader, 64)
+            if not chunk:  # the agent wrote it and closed the FIFO
+                return probe, int(written)
+            written += chunk
+    finally:
+        os.close(reader)
+
+
+def ends(pid: int) -> bool:
+    """Whether the process `pid` (not a child of ours) ends: the kernel says when, through
+    a pidfd (a zombie, killed but not reaped by its dead parent's reaper, has ended)."""
+    try:
+        handle = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return True
+    try:
+        ready, _, _ = select.select([handle], [], [], 30)  # a safety net, never a measure
+        return bool(ready)
+    finally:
+        os.close(handle)

@@ -8,12 +8,10 @@ run that would hang, or make the probe give up on a stuck agent).
 
 from __future__ import annotations
 
-import os
 import sys
-import time
 
 import pytest
-from probe_support import AGENTS, codes, probe_agent
+from probe_support import AGENTS, codes, ends, probe_agent, stuck_probe
 
 RULE_AGENTS = sorted(path.name for path in AGENTS.glob("acp1*_agent.py"))
 
@@ -98,7 +96,7 @@ def test_an_agent_that_does_not_answer_initialize_is_killed_with_its_children(tm
     assert "no answer to initialize within 1 s" in result.run.error
     assert "stuck agent: ignoring everything" in result.run.stderr_tail
     child = int(pid_file.read_text())
-    assert _ends(child), "the agent's child outlived the probe"
+    assert ends(child), "the agent's child outlived the probe"
 
 
 def test_an_agent_that_crashes_is_reported_with_its_stderr() -> None:
@@ -125,53 +123,12 @@ def test_a_command_that_does_not_exist_is_exit_2() -> None:
     assert result.exit_code == 2 and "could not start" in result.run.error
 
 
-def _ends(pid: int) -> bool:
-    # SIGKILL is delivered asynchronously: wait for the end (the bound is a safety net).
-    deadline = time.monotonic() + 30
-    while _alive(pid):
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # A zombie (killed, not yet reaped by its dead parent's reaper) is gone for our purpose.
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().split(")")[-1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
-
-
 def test_sigterm_ends_the_probe_and_the_agents_process_group(tmp_path) -> None:
     import signal
-    import subprocess
 
-    pid_file = tmp_path / "child.pid"
-    probe = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "acp_migrate",
-            "probe",
-            "--",
-            sys.executable,
-            str(AGENTS / "stuck_agent.py"),
-            str(pid_file),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 60  # a safety net: the agent writes the file as it starts
-    while not (pid_file.exists() and pid_file.read_text()) and time.monotonic() < deadline:
-        time.sleep(0.05)
+    probe, child = stuck_probe(tmp_path)
     probe.send_signal(signal.SIGTERM)
     _, stderr = probe.communicate(timeout=60)
 
     assert probe.returncode == 143, stderr
-    assert _ends(int(pid_file.read_text())), "the agent's child outlived the probe"
+    assert ends(child), "the agent's child outlived the probe"

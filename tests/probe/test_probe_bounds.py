@@ -8,12 +8,9 @@ from __future__ import annotations
 
 import json
 import signal
-import subprocess
 import sys
-import time
 
-from probe_support import AGENTS, probe_agent, probe_cli
-from test_probe_agents import _ends
+from probe_support import AGENTS, ends, probe_agent, probe_cli, stuck_probe
 
 from acp_migrate.probe.report import render
 
@@ -71,7 +68,7 @@ def test_a_grandchild_that_left_the_process_group_and_holds_stdout_is_ended(tmp_
 
     assert result.exit_code == 0, (result.run.error, result.findings)
     grandchild = int(pid_file.read_text())
-    assert _ends(grandchild), "the grandchild outlived the probe"
+    assert ends(grandchild), "the grandchild outlived the probe"
 
 
 def test_an_agent_the_probe_killed_is_not_said_to_have_exited_with_minus_9() -> None:
@@ -85,33 +82,14 @@ def test_an_agent_the_probe_killed_is_not_said_to_have_exited_with_minus_9() -> 
 
 
 def test_ctrl_c_while_waiting_for_initialize_ends_the_agent_without_a_traceback(tmp_path) -> None:
-    pid_file = tmp_path / "child.pid"
-    probe = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "acp_migrate",
-            "probe",
-            "--",
-            sys.executable,
-            str(AGENTS / "stuck_agent.py"),
-            str(pid_file),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    deadline = time.monotonic() + 60  # a safety net: the agent writes the file as it starts
-    while not (pid_file.exists() and pid_file.read_text()) and time.monotonic() < deadline:
-        time.sleep(0.05)  # a poll of the file, not a wait for time to pass
-    assert pid_file.exists() and pid_file.read_text(), "the agent never started"
+    probe, child = stuck_probe(tmp_path)
     probe.send_signal(signal.SIGINT)
     _, stderr = probe.communicate(timeout=60)
 
     assert probe.returncode == 130, stderr
     assert "Traceback" not in stderr and "unhandled exception" not in stderr, stderr
     assert "interrupted" in stderr
-    assert _ends(int(pid_file.read_text())), "the agent's child outlived the probe"
+    assert ends(child), "the agent's child outlived the probe"
 
 
 def test_a_report_over_the_size_cap_is_cut_at_a_line_and_says_so(monkeypatch) -> None:
