@@ -10,6 +10,8 @@ their assignments and their parameters' annotations.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import libcst as cst
 
 from acp_migrate.rules.context import FileContext, all_params
@@ -75,10 +77,21 @@ def subscript_key(node: cst.Subscript) -> str | None:
 SETUP_METHODS = frozenset({"__init__", "setUp", "asyncSetUp", "setUpClass", "setup_method", "setup_class"})
 
 
-def self_attribute_values(node: cst.ClassDef) -> dict[str, list[cst.BaseExpression]]:
+def self_attribute_kinds(node: cst.ClassDef, kind: Callable[[cst.BaseExpression], str | None]) -> dict[str, str]:
+    """The kind (`kind` of each value) of each `self.<name>` a class's set-up methods store
+    one kind of value into, and only that: a unittest test reads its capabilities there."""
+    kinds: dict[str, str] = {}
+    for name, values in _self_attribute_values(node).items():
+        found = {kind(value) for value in values}
+        if len(found) == 1 and None not in found:
+            kinds[name] = found.pop()
+    return kinds
+
+
+def _self_attribute_values(node: cst.ClassDef) -> dict[str, list[cst.BaseExpression]]:
     """What a class's set-up methods (`__init__`, `setUp`, `setup_method`, ...) store
     into `self.<name>` (or `cls.<name>`), by name: a local name assigned once before in
-    the method stands for its value. A unittest test reads its capabilities from there."""
+    the method stands for its value."""
     found: dict[str, list[cst.BaseExpression]] = {}
     for method in node.body.body:
         if not isinstance(method, cst.FunctionDef) or method.name.value not in SETUP_METHODS:
@@ -152,12 +165,7 @@ class ValueKinds:
         owner = scopes[-2]
         if owner not in self._attributes:
             self._attributes[owner] = {}  # (a set-up value reading `self.<name>` itself)
-            kinds: dict[str, str] = {}
-            for name, values in self_attribute_values(owner).items():
-                found = {self.kind(value) for value in values}
-                if len(found) == 1 and None not in found:
-                    kinds[name] = found.pop()
-            self._attributes[owner] = kinds
+            self._attributes[owner] = self_attribute_kinds(owner, self.kind)
         return self._attributes[owner].get(node.attr.value)
 
     def _names_fields(self, node: cst.BaseExpression) -> bool:

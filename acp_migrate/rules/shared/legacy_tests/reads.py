@@ -31,7 +31,7 @@ from acp_migrate.rules.shared import (
     INITIALIZE_CLASSES,
     LEGACY_KEYS,
 )
-from acp_migrate.rules.shared.kinds import self_attribute_values
+from acp_migrate.rules.shared.kinds import self_attribute_kinds
 from acp_migrate.rules.shared.legacy_tests.syntax import (
     Returns,
     assignments,
@@ -145,10 +145,8 @@ class TestValues:
         env: dict[str, str] = {}
         if owner is not None and function.params.params:
             me = function.params.params[0].name.value
-            for name, values in self_attribute_values(owner).items():
-                found = {self.kind(value, {}) for value in values}
-                if len(found) == 1 and None not in found:
-                    env[f"{me}.{name}"] = found.pop()
+            for name, kind in self_attribute_kinds(owner, lambda value: self.kind(value, {})).items():
+                env[f"{me}.{name}"] = kind
         for param in params(function):
             kind = self._annotation_kind(param.annotation)
             if kind is None and param.name.value in self.functions and param.name.value != function.name.value:
