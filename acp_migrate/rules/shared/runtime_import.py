@@ -107,7 +107,7 @@ def _maybe_namespace_module(context: FileContext) -> bool:
     if not os.path.isfile(context.path):  # a project held in memory, named from its root
         return PurePath(context.path).parts[:-1] not in ((), ("src",))
     folder = PurePath(os.path.abspath(context.path)).parent
-    if folder.name == "src" and any(os.path.isfile(folder.parent / name) for name in PROJECT_FILES):
+    if _is_src_root(folder):
         return False
     return not any(os.path.exists(folder / name) for name in (*PROJECT_FILES, ".git"))
 
@@ -157,10 +157,12 @@ def _below_src_root(path: str) -> bool:
         parts = PurePath(path).parts[:-1]
         return len(parts) >= 2 and parts[0] == "src"
     folder = PurePath(os.path.abspath(path)).parent
-    return any(
-        above.name == "src" and any(os.path.isfile(above.parent / name) for name in PROJECT_FILES)
-        for above in folder.parents
-    )
+    return any(_is_src_root(above) for above in folder.parents)
+
+
+def _is_src_root(folder: PurePath) -> bool:
+    """A folder `src` beside the project's pyproject.toml, setup.cfg or setup.py."""
+    return folder.name == "src" and any(os.path.isfile(folder.parent / name) for name in PROJECT_FILES)
 
 
 def _absolute_imports(module: cst.Module) -> list[str]:
