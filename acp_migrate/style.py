@@ -127,7 +127,7 @@ def _toml(path: Path, screen: tuple[bytes, ...] = ()) -> dict[str, Any]:
 
     try:
         return tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):  # (nested too deeply)
         return {}
 
 

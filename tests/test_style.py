@@ -127,6 +127,7 @@ def test_the_default_src_finds_the_project_s_own_acp_package(tmp_path: Path) -> 
         "[tool.ruff]\nline-length = true\n",
         "[tool.ruff]\nline-length = 5\n",
         "[tool.ruff]\nsrc = 'src'\n[tool.ruff.format]\nquote-style = 3\n",
+        "[tool.ruff]\nline-length = 100\nx = " + "[" * 50_000 + "]" * 50_000 + "\n",  # tomllib recurses per level
     ],
 )
 def test_what_cannot_be_read_counts_as_absent(tmp_path: Path, text: str) -> None:
