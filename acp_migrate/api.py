@@ -14,7 +14,7 @@ new_code = result.output
 Path functions (`check_paths`, `diff_paths`, `fix_paths`) read the `[tool.acp-migrate]`
 configuration like the command line does (`config=`, `isolated=`, and keyword overrides
 named like the configuration keys with underscores: `select`, `ignore`, `exclude`,
-`extend_exclude`, `target_protocol`, `runtime_import`, `respect_gitignore`,
+`extend_exclude`, `runtime_import`, `respect_gitignore`,
 `force_exclude`, `report_unused_suppressions`). Source functions (`check_source`,
 `diff_source`, `fix_source`) take the code itself (`str` in, `str` out; `bytes` in,
 `bytes` out). Errors in a file never raise: they are in `errors` / `error`, and

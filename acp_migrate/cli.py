@@ -145,16 +145,6 @@ ExtendExcludeOption = Annotated[
         "--extend-exclude", metavar="GLOBS", help="More excluded globs (comma-separated).", rich_help_panel=FILES
     ),
 ]
-TargetProtocolOption = Annotated[
-    int | None,
-    typer.Option(
-        "--target-protocol",
-        metavar="1|2",
-        help="Protocol version migrated code targets (default: 1).",
-        show_default=False,
-        rich_help_panel=CONFIGURATION,
-    ),
-]
 RuntimeImportOption = Annotated[
     str | None,
     typer.Option(
@@ -256,7 +246,6 @@ class Common:
     ignore: list[str] | None
     exclude: list[str] | None
     extend_exclude: list[str] | None
-    target_protocol: int | None
     runtime_import: str | None
     respect_gitignore: bool | None
     force_exclude: bool | None
@@ -285,7 +274,6 @@ class Common:
             "ignore": _split(self.ignore),
             "exclude": _split(self.exclude),
             "extend_exclude": _split(self.extend_exclude),
-            "target_protocol": self.target_protocol,
             "runtime_import": self.runtime_import,
             "respect_gitignore": self.respect_gitignore,
             "force_exclude": self.force_exclude,
@@ -408,7 +396,6 @@ def check(
     stdin_filename: StdinFilenameOption = None,
     config: ConfigOption = None,
     isolated: IsolatedOption = False,
-    target_protocol: TargetProtocolOption = None,
     runtime_import: RuntimeImportOption = None,
     quiet: QuietOption = False,
     verbose: VerboseOption = False,
@@ -503,7 +490,6 @@ def diff(
     stdin_filename: StdinFilenameOption = None,
     config: ConfigOption = None,
     isolated: IsolatedOption = False,
-    target_protocol: TargetProtocolOption = None,
     runtime_import: RuntimeImportOption = None,
     quiet: QuietOption = False,
     verbose: VerboseOption = False,
@@ -556,7 +542,6 @@ def fix(
     stdin_filename: StdinFilenameOption = None,
     config: ConfigOption = None,
     isolated: IsolatedOption = False,
-    target_protocol: TargetProtocolOption = None,
     runtime_import: RuntimeImportOption = None,
     quiet: QuietOption = False,
     verbose: VerboseOption = False,
@@ -758,6 +743,8 @@ def _say_configuration(common: Common, options: Options) -> None:
         enabled.remove(unused)  # reported only with --report-unused-suppressions
     rules = ", ".join(enabled) if enabled else "none"
     typer.echo(f"acp-migrate: configuration: {used}", err=True)
+    for ignored in options.ignored:
+        typer.echo(f"acp-migrate: ignored {ignored}", err=True)
     typer.echo(f"acp-migrate: rules: {rules}", err=True)
 
 

@@ -348,16 +348,37 @@ def test_verbose_names_the_configuration_and_the_rules(fake_project: Path) -> No
     assert invoke("check", "a.py").stderr == ""
 
 
+def test_verbose_names_the_configuration_files_counted_as_absent(fake_project: Path) -> None:
+    (fake_project / "a.py").write_bytes(b"x = 1\n")
+    (fake_project / "ruff.toml").write_text("[lint\n")
+    (fake_project / ".flake8").mkdir()
+
+    result = invoke("check", "--verbose", "a.py")
+
+    assert result.exit_code == 0
+    assert [line.split(" (")[0] for line in result.stderr.splitlines()[1:3]] == [
+        f"acp-migrate: ignored {fake_project / '.flake8'}: is a directory",
+        f"acp-migrate: ignored {fake_project / 'ruff.toml'}: invalid TOML: Expected ']' at the end of a table declaration",
+    ]
+
+
+def test_the_removed_target_protocol_flag_is_unknown(fake_project: Path) -> None:
+    result = invoke("check", "--target-protocol", "1", "a.py")
+
+    assert result.exit_code == 2
+    assert "No such option: --target-protocol" in result.stderr
+
+
 def test_every_configuration_problem_is_reported_at_once(fake_project: Path) -> None:
     config = fake_project / "pyproject.toml"
-    config.write_text("[tool.acp-migrate]\nselect = ['ACP9']\ntarget-protocol = 3\n")
+    config.write_text("[tool.acp-migrate]\nselect = ['ACP9']\nforce-exclude = 3\n")
 
-    result = invoke("check", "--select", "ACP7", "--target-protocol", "0", "--runtime-import", "a b")
+    result = invoke("check", "--select", "ACP7", "--ignore", "x-1", "--runtime-import", "a b")
 
     assert result.exit_code == 2
     lines = result.stderr.splitlines()
-    assert [line.split(":")[1].strip() for line in lines[:3]] == ["--target-protocol", "--runtime-import", "--select"]
-    assert lines[3].startswith(f"error: {config}: [tool.acp-migrate] 'target-protocol': ")
+    assert [line.split(":")[1].strip() for line in lines[:3]] == ["--ignore", "--runtime-import", "--select"]
+    assert lines[3].startswith(f"error: {config}: [tool.acp-migrate] 'force-exclude': ")
     assert lines[4].startswith(f"error: {config}: [tool.acp-migrate] 'select': unknown rule code 'ACP9'")
     assert len(lines) == 5
 
