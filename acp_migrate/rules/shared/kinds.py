@@ -25,53 +25,12 @@ from acp_migrate.rules.shared import (
     INIT_DICT,
     INITIALIZE_CLASSES,
 )
+from acp_migrate.rules.shared.syntax import assignment_targets, is_dict_call, string_key, string_value, subscript_key
 
 CONSTRUCTORS = frozenset({"create", "model_validate", "model_validate_json", "model_construct", "parse_obj"})
 # Attributes of a capabilities value (or class) that map its field names: reading the
 # field's name from one is reading the field.
 FIELD_MAPS = frozenset({"model_fields", "__fields__", "model_fields_set", "__dict__"})
-
-
-def string_value(node: cst.BaseExpression | None) -> str | None:
-    if isinstance(node, cst.SimpleString):
-        value = node.evaluated_value
-        return value if isinstance(value, str) else None
-    return None
-
-
-def string_key(element: cst.BaseDictElement) -> str | None:
-    """The string key of a dict literal's `"key": value` entry, else None."""
-    return string_value(element.key) if isinstance(element, cst.DictElement) else None
-
-
-def is_dict_call(node: cst.BaseExpression) -> bool:
-    """`dict(...)`, the builtin (a name the module does not rebind is assumed to be it)."""
-    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "dict"
-
-
-def assignment_targets(node: cst.Assign | cst.AnnAssign | cst.AugAssign) -> list[cst.BaseExpression]:
-    """What an assignment stores into, tuple and list targets unpacked."""
-    if isinstance(node, cst.Assign):
-        roots = [target.target for target in node.targets]
-    else:
-        roots = [node.target]
-    found: list[cst.BaseExpression] = []
-    while roots:
-        target = roots.pop(0)
-        if isinstance(target, (cst.Tuple, cst.List)):
-            roots.extend(element.value for element in target.elements)
-        elif isinstance(target, cst.StarredElement):
-            roots.append(target.value)
-        else:
-            found.append(target)
-    return found
-
-
-def subscript_key(node: cst.Subscript) -> str | None:
-    """The string key of `x["key"]`, else None."""
-    if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
-        return string_value(node.slice[0].slice.value)
-    return None
 
 
 SETUP_METHODS = frozenset({"__init__", "setUp", "asyncSetUp", "setUpClass", "setup_method", "setup_class"})

@@ -38,9 +38,8 @@ from acp_migrate.rules.shared.legacy_tests.syntax import (
     is_name,
     params,
     raises,
-    string,
-    subscript_key,
 )
+from acp_migrate.rules.shared.syntax import string_value, subscript_key
 
 if TYPE_CHECKING:
     from acp_migrate.rules.context import FileContext
@@ -126,7 +125,7 @@ class TestValues:
             return self.kind(func.value, env)
         if method in DUMPERS:
             return {CAPS: CAPS_DICT, INIT: INIT_DICT}.get(self.kind(func.value, env) or "")
-        if method == "get" and node.args and string(node.args[0].value) in CAPABILITY_KEYS:
+        if method == "get" and node.args and string_value(node.args[0].value) in CAPABILITY_KEYS:
             return CAPS_DICT
         return None
 
@@ -219,7 +218,7 @@ class _RefFinder(cst.CSTVisitor):
             if subscript_key(node) in LEGACY_KEYS and kind(node.value, env) == CAPS_DICT:
                 return FieldRef(node, self._raises_around(), node.value)
         elif isinstance(node, cst.Comparison):
-            if string(node.left) in LEGACY_KEYS and len(node.comparisons) == 1:
+            if string_value(node.left) in LEGACY_KEYS and len(node.comparisons) == 1:
                 target = node.comparisons[0]
                 if isinstance(target.operator, cst.NotIn):
                     return FieldRef(node, True, None)
@@ -237,7 +236,7 @@ class _RefFinder(cst.CSTVisitor):
         func, args = node.func, node.args
         kind, env = self.tests.kind, self.env
         if isinstance(func, cst.Name):
-            if func.value in ("getattr", "hasattr") and len(args) >= 2 and string(args[1].value) in LEGACY_KEYS:
+            if func.value in ("getattr", "hasattr") and len(args) >= 2 and string_value(args[1].value) in LEGACY_KEYS:
                 if kind(args[0].value, env) == CAPS:
                     if func.value == "hasattr":
                         absent = self._negated()
@@ -248,10 +247,15 @@ class _RefFinder(cst.CSTVisitor):
         if not isinstance(func, cst.Attribute):
             return None
         method = func.attr.value
-        if method == "get" and args and string(args[0].value) in LEGACY_KEYS and kind(func.value, env) == CAPS_DICT:
+        if (
+            method == "get"
+            and args
+            and string_value(args[0].value) in LEGACY_KEYS
+            and kind(func.value, env) == CAPS_DICT
+        ):
             default = args[1].value if len(args) > 1 else cst.Name("None")
             return FieldRef(node, self._defaulted(default), func.value)
-        if method in ("assertIn", "assertNotIn") and len(args) >= 2 and string(args[0].value) in LEGACY_KEYS:
+        if method in ("assertIn", "assertNotIn") and len(args) >= 2 and string_value(args[0].value) in LEGACY_KEYS:
             if method == "assertNotIn":
                 return FieldRef(node, True, None)
             if kind(args[1].value, env) == CAPS_DICT:
