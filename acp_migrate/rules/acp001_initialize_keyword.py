@@ -126,10 +126,10 @@ class InitializeKeyword(Rule):
     )
 
     def __init__(self, context: FileContext) -> None:
-        from acp_migrate.rules.shared.kinds import ValueKinds
+        from acp_migrate.rules.shared.kinds import LocalKinds
 
         super().__init__(context)
-        self.kinds = ValueKinds(context)
+        self.kinds = LocalKinds(context)
 
     # -- local names -------------------------------------------------------------------
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:

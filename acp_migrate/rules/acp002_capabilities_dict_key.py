@@ -62,10 +62,10 @@ class CapabilitiesDictKey(Rule):
     )
 
     def __init__(self, context) -> None:
-        from acp_migrate.rules.shared.kinds import ValueKinds
+        from acp_migrate.rules.shared.kinds import LocalKinds
 
         super().__init__(context)
-        self.kinds = ValueKinds(context)
+        self.kinds = LocalKinds(context)
         # Dicts (literals, `dict(...)` calls) passed to a parsing method, and how deep
         # the traversal is inside one.
         self._inbound: set[cst.CSTNode] = set()

@@ -90,10 +90,10 @@ class RemovedFieldRead(Rule):
     )
 
     def __init__(self, context) -> None:
-        from acp_migrate.rules.shared.kinds import ValueKinds
+        from acp_migrate.rules.shared.kinds import LocalKinds
 
         super().__init__(context)
-        self.kinds = ValueKinds(context)
+        self.kinds = LocalKinds(context)
         # Reads that are part of an assertion of the field's absence.
         self._absent: set[cst.CSTNode] = set()
         # Attributes and subscripts assigned to (setting the field: another rule's).

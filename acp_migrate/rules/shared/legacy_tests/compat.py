@@ -17,7 +17,7 @@ import libcst as cst
 
 from acp_migrate.cst.walk import walk
 from acp_migrate.rules.shared import CAPABILITY_CLASSES, INITIALIZE_CLASSES, LEGACY_KEYS, REMOVE
-from acp_migrate.rules.shared.legacy_tests.reads import CONSTRUCTORS
+from acp_migrate.rules.shared.kinds import CONSTRUCTORS
 from acp_migrate.rules.shared.legacy_tests.syntax import class_body
 from acp_migrate.rules.shared.syntax import string_value
 
