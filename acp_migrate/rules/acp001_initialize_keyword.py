@@ -126,10 +126,10 @@ class InitializeKeyword(Rule):
     )
 
     def __init__(self, context: FileContext) -> None:
-        from acp_migrate.rules.shared.kinds import ValueKinds
+        from acp_migrate.rules.shared.kinds import LocalKinds
 
         super().__init__(context)
-        self.kinds = ValueKinds(context)
+        self.kinds = LocalKinds(context)
 
     # -- local names -------------------------------------------------------------------
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
@@ -160,7 +160,7 @@ class InitializeKeyword(Rule):
             remove_advertised,
             sole_statement,
         )
-        from acp_migrate.rules.shared.kinds import assignment_targets
+        from acp_migrate.rules.shared.syntax import assignment_targets
 
         legacy = [
             target
@@ -215,7 +215,7 @@ class InitializeKeyword(Rule):
         """`setattr(caps, "slash_commands", x)` or `object.__setattr__(caps, ...)`."""
         import libcst as cst
 
-        from acp_migrate.rules.shared.kinds import string_value
+        from acp_migrate.rules.shared.syntax import string_value
 
         func = node.func
         named = (isinstance(func, cst.Name) and func.value == "setattr") or (
@@ -236,7 +236,7 @@ class InitializeKeyword(Rule):
         import libcst as cst
 
         from acp_migrate.rules.shared.advertised import keep_advertised, remove_advertised, sole_statement
-        from acp_migrate.rules.shared.kinds import string_value
+        from acp_migrate.rules.shared.syntax import string_value
 
         key = string_value(node.args[1].value)
         value = node.args[2].value
@@ -256,7 +256,7 @@ class InitializeKeyword(Rule):
         import libcst as cst
 
         from acp_migrate.rules.shared.advertised import remove_advertised
-        from acp_migrate.rules.shared.kinds import is_dict_call, string_key
+        from acp_migrate.rules.shared.syntax import is_dict_call, string_key
 
         context = self.context
         if isinstance(expression, cst.Dict):
@@ -340,7 +340,7 @@ class InitializeKeyword(Rule):
         ("entry"), or anything else ("other")."""
         import libcst as cst
 
-        from acp_migrate.rules.shared.kinds import subscript_key
+        from acp_migrate.rules.shared.syntax import subscript_key
 
         node, parents = found[0], found[1:]
         if carrier.value is node:
@@ -380,7 +380,7 @@ class InitializeKeyword(Rule):
         ("assignment"); another value is "opaque"."""
         import libcst as cst
 
-        from acp_migrate.rules.shared.kinds import is_dict_call, string_key
+        from acp_migrate.rules.shared.syntax import is_dict_call, string_key
 
         if isinstance(value, cst.Dict):
             return "assignment", [(e, k, e.value) for e in value.elements if (k := string_key(e)) in LEGACY_KEYS]
@@ -397,7 +397,7 @@ class InitializeKeyword(Rule):
         """Whether a module-level assignment of `name` mentions the field."""
         import libcst as cst
 
-        from acp_migrate.rules.shared.kinds import assignment_targets
+        from acp_migrate.rules.shared.syntax import assignment_targets
 
         for statement in self.context.module.body:
             if isinstance(statement, cst.SimpleStatementLine):

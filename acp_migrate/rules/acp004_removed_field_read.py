@@ -90,10 +90,10 @@ class RemovedFieldRead(Rule):
     )
 
     def __init__(self, context) -> None:
-        from acp_migrate.rules.shared.kinds import ValueKinds
+        from acp_migrate.rules.shared.kinds import LocalKinds
 
         super().__init__(context)
-        self.kinds = ValueKinds(context)
+        self.kinds = LocalKinds(context)
         # Reads that are part of an assertion of the field's absence.
         self._absent: set[cst.CSTNode] = set()
         # Attributes and subscripts assigned to (setting the field: another rule's).
@@ -101,19 +101,19 @@ class RemovedFieldRead(Rule):
 
     # -- local names -------------------------------------------------------------------
     def visit_Assign(self, node: cst.Assign) -> None:
-        from acp_migrate.rules.shared.kinds import assignment_targets
+        from acp_migrate.rules.shared.syntax import assignment_targets
 
         self.kinds.assigned(node)
         self._stored.update(assignment_targets(node))
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        from acp_migrate.rules.shared.kinds import assignment_targets
+        from acp_migrate.rules.shared.syntax import assignment_targets
 
         self.kinds.assigned(node)
         self._stored.update(assignment_targets(node))
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        from acp_migrate.rules.shared.kinds import assignment_targets
+        from acp_migrate.rules.shared.syntax import assignment_targets
 
         self._stored.update(assignment_targets(node))
 
@@ -160,12 +160,12 @@ class RemovedFieldRead(Rule):
         return None
 
     def _reads_attribute(self, value: cst.BaseExpression, name: cst.BaseExpression) -> bool:
-        from acp_migrate.rules.shared.kinds import string_value
+        from acp_migrate.rules.shared.syntax import string_value
 
         return string_value(name) in LEGACY_KEYS and self.kinds.kind(value) == CAPS
 
     def _reads_key(self, container: cst.BaseExpression, key: cst.BaseExpression) -> bool:
-        from acp_migrate.rules.shared.kinds import string_value
+        from acp_migrate.rules.shared.syntax import string_value
 
         return string_value(key) in LEGACY_KEYS and self.kinds.kind(container) == CAPS_DICT
 
@@ -176,7 +176,7 @@ class RemovedFieldRead(Rule):
         assertion such checks are compatibility code, right either way."""
         import libcst as cst
 
-        from acp_migrate.rules.shared.kinds import string_value
+        from acp_migrate.rules.shared.syntax import string_value
 
         tests = [node.test]
         while tests:
@@ -199,7 +199,7 @@ class RemovedFieldRead(Rule):
             self._report(node, f"`.{node.attr.value}`")
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
-        from acp_migrate.rules.shared.kinds import subscript_key
+        from acp_migrate.rules.shared.syntax import subscript_key
 
         if node in self._stored:
             return
@@ -210,7 +210,7 @@ class RemovedFieldRead(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         import libcst as cst
 
-        from acp_migrate.rules.shared.kinds import string_value
+        from acp_migrate.rules.shared.syntax import string_value
 
         if node in self._absent:
             return

@@ -17,8 +17,9 @@ import libcst as cst
 
 from acp_migrate.cst.walk import walk
 from acp_migrate.rules.shared import CAPABILITY_CLASSES, INITIALIZE_CLASSES, LEGACY_KEYS, REMOVE
-from acp_migrate.rules.shared.legacy_tests.reads import CONSTRUCTORS
-from acp_migrate.rules.shared.legacy_tests.syntax import class_body, string
+from acp_migrate.rules.shared.kinds import CONSTRUCTORS
+from acp_migrate.rules.shared.legacy_tests.syntax import class_body
+from acp_migrate.rules.shared.syntax import string_value
 
 if TYPE_CHECKING:
     from acp_migrate.rules.shared.legacy_tests import TestFile
@@ -151,5 +152,5 @@ class _OldJson(cst.CSTVisitor):
             self.validates = True
 
     def visit_DictElement(self, node: cst.DictElement) -> None:
-        if string(node.key) in LEGACY_KEYS:
+        if string_value(node.key) in LEGACY_KEYS:
             self.legacy_dict = True

@@ -23,7 +23,8 @@ import libcst as cst
 from acp_migrate.cst.names import mentions
 from acp_migrate.cst.walk import walk
 from acp_migrate.rules.shared import REMOVE
-from acp_migrate.rules.shared.legacy_tests.syntax import params, string
+from acp_migrate.rules.shared.legacy_tests.syntax import params
+from acp_migrate.rules.shared.syntax import string_value
 
 if TYPE_CHECKING:
     from acp_migrate.rules.shared.legacy_tests import TestFile
@@ -125,6 +126,6 @@ class _Strings(cst.CSTVisitor):
         self.found: set[str] = set()
 
     def visit_SimpleString(self, node: cst.SimpleString) -> None:
-        value = string(node)
+        value = string_value(node)
         if value is not None and _NAMES.fullmatch(value):  # `"agent"`, `"agent, caps"`: not prose
             self.found.update(name.strip() for name in value.split(","))
