@@ -86,9 +86,8 @@ class CommandAdvertiser:
         # second receive loop: one fails (two readers), and the SDK takes
         # that for a closed connection while the other reads on.
         failed = task.done() and not task.cancelled()
-        if failed and isinstance(task.exception(), RuntimeError) or (
-            not task.done() and getattr(inner, "_disconnected", False)
-        ):
+        failed = failed and isinstance(task.exception(), RuntimeError)
+        if failed or not task.done() and getattr(inner, "_disconnected", None):
             self._warn("a second receive loop failed", "await listen() once")
             inner._disconnected = False  # and after the SDK's error handler
             loop = asyncio.get_running_loop()
