@@ -41,7 +41,9 @@ def _examples() -> tuple[Example, ...]:
     reformatted = current.replace(split, "('acp_command_advertiser_request', default=None)")
     reformatted = reformatted.replace("  # what advertise() was given", "")
     assert reformatted.count("\n") == current.count("\n") - 3, "the template changed: update this example"
-    edited = current.replace("self._lock = asyncio.Lock()", "self._lock = asyncio.Lock()  # mine\n        self.mine = 1")
+    edited = current.replace(
+        "self._lock = asyncio.Lock()", "self._lock = asyncio.Lock()  # mine\n        self.mine = 1"
+    )
     return (
         Example(before=_OLD + "class CommandAdvertiser: ...\n", after=current, path=VENDORED_FILE),
         Example(before=current, flagged=False, path=VENDORED_FILE),
@@ -85,6 +87,11 @@ class VendoredRuntimeOutdated(Rule):
                 "`fix` leaves it; delete the file and run `fix` to restore it, or ignore ACP009 to keep it"
             ), None
         if version == __version__:
-            return f"the vendored runtime shim is an earlier build of acp-migrate {version}'s: `fix` rewrites it", current
-        return f"the vendored runtime shim was written by acp-migrate {version}, this is {__version__}: `fix` rewrites it", current
-
+            return (
+                f"the vendored runtime shim is an earlier build of acp-migrate {version}'s: `fix` rewrites it",
+                current,
+            )
+        return (
+            f"the vendored runtime shim was written by acp-migrate {version}, this is {__version__}: `fix` rewrites it",
+            current,
+        )

@@ -25,7 +25,7 @@ RESET = {"name": "reset", "description": "Forget this session's extra commands"}
 
 
 def test_the_runtime_doc_shows_the_tested_example() -> None:
-    blocks = re.findall(r"```python\n(.*?)```", (REPO / "docs" / "runtime.md").read_text(), flags=re.S)
+    blocks = re.findall(r"```python\n(.*?)```", (REPO / "docs" / "runtime.md").read_text(), flags=re.DOTALL)
     assert EXAMPLE.read_text() in blocks
 
 

@@ -112,7 +112,9 @@ def test_a_failed_setup_sent_before_the_initialize_answer_gets_no_list(folder: P
     assert log == []
 
 
-@pytest.mark.parametrize(("shim", "shape"), [("none", "listen-twice"), ("vendored", "listen-twice"), ("vendored", "listen-twice-late")])
+@pytest.mark.parametrize(
+    ("shim", "shape"), [("none", "listen-twice"), ("vendored", "listen-twice"), ("vendored", "listen-twice-late")]
+)
 def test_an_agent_that_also_awaits_listen_gets_every_list(folder: Path, shim: str, shape: str) -> None:
     """SDK 0.12.1's AgentSideConnection listens once built; `await conn.listen()` starts a
     second receive loop, which fails and makes the SDK refuse notifications. The agent works

@@ -287,7 +287,6 @@ def test_binding_the_same_connection_again_does_nothing(folder: Path) -> None:
     asyncio.run(scenario())
 
 
-
 def test_agentpool_s_fork_without_add_observer(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import types
 
@@ -321,8 +320,10 @@ def test_agentpool_s_fork_without_add_observer(folder: Path, monkeypatch: pytest
         return conn
 
     written = asyncio.run(scenario()).written
-    update = {"sessionUpdate": "available_commands_update", "availableCommands": [
-        {"name": "web", "description": "Search"}, {"name": "skill", "description": "A skill"}]}
+    update = {
+        "sessionUpdate": "available_commands_update",
+        "availableCommands": [{"name": "web", "description": "Search"}, {"name": "skill", "description": "A skill"}],
+    }
     assert written == [
         {"jsonrpc": "2.0", "id": 1, "result": {"sessionId": "p-1"}},
         {"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "p-1", "update": update}},
