@@ -32,7 +32,19 @@ _HEADER_VERSION = re.compile(r"# acp-migrate: vendored runtime ([^\s,;]+)")
 # The code (`code_digest`) of the shims earlier builds of this release wrote: their
 # header names this release, yet they are outdated, not edited.
 EARLIER_BUILDS = frozenset(
-    ["0aa4c72f49e12dab", "de1b8010b5bd838f", "ddbf5006ac95ddb8", "fdc4aca673099087", "7bc64dec9dc6bc7b", "0af4b571b3641301", "a784c6eafcfb6028", "7179c84c96416c8b", "b3b472bcfaff1cec", "2ecf1c70354b1403", "af14a81831fc70b6"]
+    [
+        "0aa4c72f49e12dab",
+        "de1b8010b5bd838f",
+        "ddbf5006ac95ddb8",
+        "fdc4aca673099087",
+        "7bc64dec9dc6bc7b",
+        "0af4b571b3641301",
+        "a784c6eafcfb6028",
+        "7179c84c96416c8b",
+        "b3b472bcfaff1cec",
+        "2ecf1c70354b1403",
+        "af14a81831fc70b6",
+    ]
 )
 
 
