@@ -1,7 +1,7 @@
 """A small ACP agent that advertises per-session slash commands with acp_migrate.runtime.
 
-Run it from a checkout with ``PYTHONPATH=. python examples/shim_agent/agent.py``
-(or after ``pip install 'acp-migrate[acp]'``); it speaks ACP on stdio.
+Run it with ``python agent.py`` once ``pip install 'acp-migrate[acp]'`` has
+installed acp-migrate and the ACP SDK; it speaks ACP on stdio.
 
 Every session gets /web and /test after its setup response. The first prompt in a
 session unlocks /plan and /reset, sent as the session's new complete list; /reset
