@@ -42,7 +42,7 @@ class CommandAdvertiser:
         self._send: Any = None  # its own send_notification
         self._lock = asyncio.Lock()  # one list on its way at a time
         self._pending: dict[Any, tuple[str, Any]] = {}  # id: method, sid
-        self._setup: dict[str, Any] = {}  # held session: its request id
+        self._setup: dict[str, Any] = {}  # held session: what it waits for
         self._own: dict[str, list[Any]] = {}  # session: its own list
         self._sent: dict[str, list[Any]] = {}  # open session: its list
         self._early = 0  # requests read before bind, not answered yet
@@ -66,8 +66,7 @@ class CommandAdvertiser:
         if self._inner is not None:
             raise RuntimeError("already bound to another connection")
         send = inner.send_notification
-        mine = getattr(send, "__name__", None) == "_intercept"  # any copy's
-        if mine or hasattr(send, "_acp_migrate_advertiser"):
+        if getattr(send, "__name__", None) == "_intercept":  # any copy's
             raise RuntimeError("the connection has an advertiser already")
         self._inner, self._send = inner, send
         inner.send_notification = self._intercept
@@ -197,8 +196,8 @@ class CommandAdvertiser:
             )
         if sid in self._sent or not (early or sid):
             return None
-        ok = "error" not in message  # the handler task sent its response
-        return self._settle(asyncio.current_task(), None, sid, ok)
+        task = asyncio.current_task()  # the handler's, writing its response
+        return self._settle(task, None, sid, "error" not in message)
 
     def _settle(self, request: Any, method: str, sid: Any, ok: bool) -> Any:
         """A setup response is out: sid is the session it opened, if any."""
