@@ -181,7 +181,7 @@ def test_bind_inside_a_session_handler_still_orders_lists(folder: Path) -> None:
 
 
 def test_requests_read_before_bind_are_counted_and_their_lists_follow_their_responses(
-    folder: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    folder: Path, fork_acp: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Bound while the SDK runs three request handlers it never saw start
     (initialize, a session/new and a session/load the client sent before the initialize
@@ -191,11 +191,7 @@ def test_requests_read_before_bind_are_counted_and_their_lists_follow_their_resp
     import logging
     import types
 
-    from fake_connection import ForkAgentSideConnection, ForkConnection
-
-    fork = types.ModuleType("acp.connection")
-    fork.Connection = ForkConnection  # the vendored file checks connections against the project's acp
-    monkeypatch.setitem(sys.modules, "acp.connection", fork)
+    ForkConnection, ForkAgentSideConnection = fork_acp
     spec = importlib.util.spec_from_file_location("acp_command_advertiser", folder / VENDORED_FILE)
     vendored = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(vendored)

@@ -237,19 +237,14 @@ def test_a_mock_client_binds_and_commands_are_readable_without_a_wire(folder: Pa
 
 
 def test_an_agent_never_connected_binds_nothing_and_a_later_bind_takes_the_connection(
-    folder: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    folder: Path, fork_acp: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
     """fix binds first thing in `initialize`, from the attribute `on_connect` fills: a unit
     test calling `initialize` on an agent it never connected binds `None`, said once in
     the log (not a Python warning: the test's output stays clean)."""
     import logging
-    import types
 
-    from fake_connection import ForkAgentSideConnection, ForkConnection
-
-    fork = types.ModuleType("acp.connection")
-    fork.Connection = ForkConnection
-    monkeypatch.setitem(sys.modules, "acp.connection", fork)
+    ForkConnection, ForkAgentSideConnection = fork_acp
     vendored = load_vendored(folder).CommandAdvertiser()
     with caplog.at_level(logging.WARNING):
         assert vendored.bind(None) is vendored and vendored.bind(None) is vendored
@@ -287,15 +282,10 @@ def test_binding_the_same_connection_again_does_nothing(folder: Path) -> None:
     asyncio.run(scenario())
 
 
-def test_agentpool_s_fork_without_add_observer(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import types
-
-    from fake_connection import ForkAgentSideConnection, ForkConnection
+def test_agentpool_s_fork_without_add_observer(folder: Path, fork_acp: Any) -> None:
     from pydantic import BaseModel, ConfigDict, Field
 
-    fork = types.ModuleType("acp.connection")
-    fork.Connection = ForkConnection  # the vendored file checks connections against the project's acp
-    monkeypatch.setitem(sys.modules, "acp.connection", fork)
+    ForkConnection, ForkAgentSideConnection = fork_acp
 
     class AvailableCommand(BaseModel):  # AgentPool's schema models: aliases, dumped by alias
         model_config = ConfigDict(populate_by_name=True)
@@ -330,15 +320,9 @@ def test_agentpool_s_fork_without_add_observer(folder: Path, monkeypatch: pytest
     ]
 
 
-def test_state_is_bounded_by_live_sessions(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_state_is_bounded_by_live_sessions(folder: Path, fork_acp: Any) -> None:
     """A thousand sessions set up, told their own lists, and closed (or failed) leave nothing."""
-    import types
-
-    from fake_connection import ForkAgentSideConnection, ForkConnection
-
-    fork = types.ModuleType("acp.connection")
-    fork.Connection = ForkConnection
-    monkeypatch.setitem(sys.modules, "acp.connection", fork)
+    ForkConnection, ForkAgentSideConnection = fork_acp
 
     async def scenario() -> Any:
         conn = ForkConnection()
@@ -366,17 +350,11 @@ def test_state_is_bounded_by_live_sessions(folder: Path, monkeypatch: pytest.Mon
     assert {m["params"]["sessionId"] for m in conn.written if m.get("method")} == {f"b-{n}" for n in range(0, 1000, 2)}
 
 
-def test_a_setup_read_before_bind_still_gets_its_list(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_setup_read_before_bind_still_gets_its_list(folder: Path, fork_acp: Any) -> None:
     """A client that sends session/new before the initialize answer arrives: the request is
     read before `bind` (first thing in initialize) runs, so the advertiser never saw it. Its
     response names the session: that is the session's setup, and its list follows it."""
-    import types
-
-    from fake_connection import ForkAgentSideConnection, ForkConnection
-
-    fork = types.ModuleType("acp.connection")
-    fork.Connection = ForkConnection
-    monkeypatch.setitem(sys.modules, "acp.connection", fork)
+    ForkConnection, ForkAgentSideConnection = fork_acp
 
     async def scenario() -> ForkConnection:
         conn = ForkConnection()
