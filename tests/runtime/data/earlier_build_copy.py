@@ -1,5 +1,3 @@
-# acp-migrate: vendored runtime 0.2.0, written by `acp-migrate fix`.
-# Run it again to refresh this file; do not edit it.
 """Slash commands per session for an ACP agent (acp-migrate's shim).
 
 A client drops a session/update for a session it does not know yet: bound
