@@ -1,5 +1,5 @@
 """The per-file context every rule works through: where the traversal is, names
-through imports, and where reports and edits go (`rules/base.py`)."""
+through imports, and where reports and edits go (`rules/edits.py`)."""
 
 from __future__ import annotations
 
@@ -12,11 +12,17 @@ import libcst as cst
 
 from acp_migrate.cst.names import ImportTable, MentionCounter, last_part
 from acp_migrate.cst.walk import walk
-from acp_migrate.rules.base import Edits, Report
+from acp_migrate.rules.edits import Edits, Report
 from acp_migrate.rules.shared import SCHEMA_CLASSES
 from acp_migrate.settings import DEFAULT_SETTINGS, ProjectFacts, RuleSettings
 
 EMPTY_LITERALS = ("[]", "()", "None", "list()", "tuple()")
+
+ModuleSource = Callable[[str, "str | None"], "tuple[str, bytes] | None"]
+"""`(module, importer) -> (identity, source)`: the source of `module` (dotted, with
+leading dots when relative) as imported by `importer` (an identity this function
+returned before, or None for the file being analysed); None when not found (the run
+reads them from files: engine/execution/modules.py)."""
 
 Shared = TypeVar("Shared")
 # Whether a rule's fix takes over the code at a position (the nodes being visited,
@@ -32,14 +38,14 @@ class FileContext:
         module: cst.Module,
         settings: RuleSettings = DEFAULT_SETTINGS,
         dropped: Callable[[cst.CSTNode, str], bool] | None = None,
-        modules: Callable[[str, str | None], tuple[str, bytes] | None] | None = None,
+        modules: ModuleSource | None = None,
         project: ProjectFacts | None = None,
         path: str | None = None,
     ) -> None:
         self.module = module
         # The file's path as the run names it (None: unknown, e.g. a bare source string).
         self.path = path
-        # The source of a module this file imports (engine/execution/modules.py), or None.
+        # The source of a module this file imports, or None.
         self.modules = modules
         # What the run decided about the whole project; None: not decided (yet).
         self.project = project
