@@ -166,9 +166,9 @@ class RemovedBehaviourTest(Rule):
         context.claim(self.code, self._removes_at)
 
     def _tests(self) -> TestFile | None:
-        from acp_migrate.rules.shared.legacy_tests import test_file
+        from acp_migrate.rules.shared.legacy_tests import tests_of
 
-        return test_file(self.context)
+        return tests_of(self.context)
 
     def _removes_at(self, lineage: Sequence[cst.CSTNode]) -> bool:
         tests = self._tests()

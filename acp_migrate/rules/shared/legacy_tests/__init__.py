@@ -1,6 +1,7 @@
 """Tests of the removed behaviour: which tests of a test file are about the removed
 `slash_commands` field, and what `fix` does with each (ACP008 reports and edits, and
-claims the tests it removes, `FileContext.claim`; the other rules ask `test_state`).
+claims the tests it removes through `FileContext.claim`; the other rules ask
+`state_of_test_code`).
 
 Not a rule. One concept a module:
 
@@ -10,7 +11,8 @@ Not a rule. One concept a module:
 - `rewrite`: a test of an agent's initialize-time list, made a per-session one;
 - `compat`: the backward-compatibility test, when the run removes an owned schema's field;
 - `leftovers`: the fixtures only removed tests used, and a module left with no test;
-- `syntax`: small readings of test code they share.
+- `syntax`: small readings of test code they share;
+- `view`: the shape of `TestFile` that `compat` and `leftovers` read.
 """
 
 from __future__ import annotations
@@ -31,27 +33,27 @@ from acp_migrate.rules.shared.legacy_tests.syntax import class_body, top_level_s
 if TYPE_CHECKING:
     from acp_migrate.rules.context import FileContext
 
-__all__ = ["ClassPlan", "TestFile", "TestPlan", "test_file", "test_state"]
+__all__ = ["ClassPlan", "TestFile", "TestPlan", "tests_of", "state_of_test_code"]
 
 
-def test_file(context: FileContext) -> TestFile | None:
+def tests_of(context: FileContext) -> TestFile | None:
     """The tests of the file and what fix does with each, worked out once; None: the
     file's path matches none of the `test-files` globs (`tests/**`, `test_*.py`, ...)."""
-    return context.shared(_test_file)
+    return context.shared(_tests_of)
 
 
-def _test_file(context: FileContext) -> TestFile | None:
+def _tests_of(context: FileContext) -> TestFile | None:
     return TestFile(context) if is_test_path(context.path, context.settings.test_files) else None
 
 
-def test_state(context: FileContext) -> str | None:
+def state_of_test_code(context: FileContext) -> str | None:
     """What fix does with the test code being visited: `removed` (a test of the removed
     behaviour, or the part of one that is about the field, goes; a field read ACP008
     rewrites is counted with them), `left` (a test about the field that fix leaves as
     it is, to a person), `kept` (other test code: a legacy keyword's value is simply
     dropped, never moved, never a TODO); None: not in a test file's tests, fixtures or
     helpers."""
-    tests = test_file(context)
+    tests = tests_of(context)
     return None if tests is None else tests.state(context.lineage, context.scopes)
 
 

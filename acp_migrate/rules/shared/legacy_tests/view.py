@@ -1,11 +1,13 @@
-"""What `compat` and `leftovers` read of a test file: `TestFile` (the package's
-`__init__`) calls them, so they know it by this shape, not by importing it back."""
+"""What `compat` and `leftovers` read of a test file, `PlannedTests`: `TestFile` (the
+package's `__init__`) calls them, so they know it by this shape, not by importing it."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from collections import Counter
+
     import libcst as cst
 
     from acp_migrate.cst.names import ImportTable
@@ -13,13 +15,11 @@ if TYPE_CHECKING:
     from acp_migrate.rules.shared.legacy_tests.plans import ClassPlan, TestPlan
 
 
-class TestFileView(Protocol):
-    __test__ = False
-
+class PlannedTests(Protocol):
     context: FileContext
     module: cst.Module
     imports: ImportTable
-    module_mentions: dict[str, int]
+    module_mentions: Counter[str]
     plans: dict[cst.FunctionDef, TestPlan]
     classes: dict[cst.ClassDef, ClassPlan]
     owner: dict[cst.FunctionDef, cst.ClassDef]
