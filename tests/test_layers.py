@@ -118,7 +118,6 @@ def test_the_runtime_shim_imports_nothing_of_the_codemod() -> None:
 # Imports closing circles that other parts of issue 30, under way beside this one,
 # remove; each goes from here with its import (the second test says when).
 PENDING: dict[tuple[str, str], str] = {
-    ("acp_migrate.rules.shared.legacy_tests.reads", "acp_migrate.rules"): "one value inference: no registry read",
     ("acp_migrate.probe.report", "acp_migrate.report.sarif"): "the probe imports nothing of the codemod",
     **{
         (module, "acp_migrate.probe.checks"): "one rule system: a wire rule imports no registry"

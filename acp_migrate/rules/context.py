@@ -41,12 +41,17 @@ class FileContext:
         modules: ModuleSource | None = None,
         project: ProjectFacts | None = None,
         path: str | None = None,
+        kept_by_check: Callable[[bytes], bool] | None = None,
     ) -> None:
         self.module = module
         # The file's path as the run names it (None: unknown, e.g. a bare source string).
         self.path = path
         # The source of a module this file imports, or None.
         self.modules = modules
+        # Whether `check` reads a definition whose code is these bytes (it hollows out the
+        # rest, engine/analysis/hollow.py): a rule reading one definition from another
+        # reads only those, so that `check` finds what `fix` finds. None: every one.
+        self.kept_by_check: Callable[[bytes], bool] = kept_by_check or (lambda code: True)
         # What the run decided about the whole project; None: not decided (yet).
         self.project = project
         self.needs_project = False

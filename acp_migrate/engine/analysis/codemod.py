@@ -629,7 +629,9 @@ def _analyze_candidate(
         # class): a report that will be dropped below must not act at all.
         return report_filter.may_drop(code) and not report_filter.keep(finding(Report(node, code, "", False)))
 
-    context = FileContext(module, settings, dropped=dropped, modules=modules, project=project, path=path)
+    context = FileContext(
+        module, settings, dropped=dropped, modules=modules, project=project, path=path, kept_by_check=may_contain_legacy
+    )
     rules = [rule(context) for rule in PYTHON_RULES if settings.enabled(rule.code) and rule.is_candidate(source)]
     try:
         walk(module, RuleDispatcher(context, rules, skip=skipped))
