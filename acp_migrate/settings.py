@@ -21,7 +21,7 @@ class ProjectStyle:
 @dataclass(frozen=True, slots=True)  # a default of other dataclasses' fields: hashable
 class RuleSettings:
     # Where migrated code imports the runtime shim from. VENDORED (the default): fix
-    # writes the shim as one file next to the agent module (engine/analysis/vendor.py) and
+    # writes the shim as one file next to the agent module (acp_migrate/vendor.py) and
     # imports it from there; a module of the project whose package exists: written
     # there; any other module path is imported as it is, nothing written.
     runtime_import: str = "vendored"

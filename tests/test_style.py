@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from acp_migrate.config import load_options
-from acp_migrate.engine.analysis.vendor import VENDORED_FILE, vendored_source
 from acp_migrate.settings import ProjectStyle
 from acp_migrate.style import read_style
+from acp_migrate.vendor import VENDORED_FILE, vendored_source
 
 
 def write(folder: Path, files: dict[str, str]) -> Path:

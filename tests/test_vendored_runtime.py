@@ -28,11 +28,11 @@ from support.sdk_venv import sdk_python
 
 from acp_migrate import __version__
 from acp_migrate.engine.execution.runner import run
-from acp_migrate.results import Mode
 from acp_migrate.report.diff import render_diff
 from acp_migrate.report.text import render_fix
-from acp_migrate.engine.analysis.vendor import HEADER, VENDORED_FILE, header_version, vendored_source
+from acp_migrate.results import Mode
 from acp_migrate.settings import ProjectStyle, RuleSettings
+from acp_migrate.vendor import HEADER, VENDORED_FILE, header_version, vendored_source
 
 pytestmark = pytest.mark.slow  # the command, ruff, and agents on SDK virtualenvs
 

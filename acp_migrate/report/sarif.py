@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from acp_migrate import __version__
 from acp_migrate.results import RunResult
+from acp_migrate.version import __version__
 
 if TYPE_CHECKING:
     from acp_migrate.api import RuleInfo

@@ -33,7 +33,7 @@ _OLD = "# acp-migrate: vendored runtime 0.0.1 - written by `acp-migrate fix`; ru
 
 @functools.cache
 def _examples() -> tuple[Example, ...]:
-    from acp_migrate.engine.analysis.vendor import VENDORED_FILE, vendored_source
+    from acp_migrate.vendor import VENDORED_FILE, vendored_source
 
     current = vendored_source().decode()
     # Reformatted (a call joined on one line, other quotes, a comment dropped): the same code.
@@ -74,8 +74,8 @@ class VendoredRuntimeOutdated(Rule):
     def check_vendored(source: bytes, style: ProjectStyle | None = None) -> tuple[str, bytes | None] | None:
         """(message, the bytes fix writes, None: fix leaves it) for a copy that is not this
         release's shim; None when it is (in any formatting)."""
-        from acp_migrate import __version__
-        from acp_migrate.engine.analysis.vendor import header_version, replaceable, same_code, vendored_source
+        from acp_migrate.vendor import header_version, replaceable, same_code, vendored_source
+        from acp_migrate.version import __version__
 
         current = vendored_source(style=style)
         if same_code(source, current):

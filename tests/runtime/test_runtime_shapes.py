@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # support/
 
 from support.acp_stdio import FROM_AGENT, TO_AGENT, AgentProcess
 
-from acp_migrate.engine.analysis.vendor import VENDORED_FILE, vendored_source
+from acp_migrate.vendor import VENDORED_FILE, vendored_source
 
 HERE = Path(__file__).resolve().parent
 AGENT = HERE / "shape_agent.py"

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # support/; confte
 from support.acp_raw import FROM_AGENT, RawAgent
 from support.sdk_venv import sdk_env, sdk_python
 
-from acp_migrate.engine.analysis.vendor import VENDORED_FILE, vendored_source
+from acp_migrate.vendor import VENDORED_FILE, vendored_source
 
 HERE = Path(__file__).resolve().parent
 AGENT = HERE / "vendored_agent.py"

@@ -27,12 +27,12 @@ from acp_migrate.rules.shared.legacy_tests.syntax import params
 from acp_migrate.rules.shared.syntax import string_value
 
 if TYPE_CHECKING:
-    from acp_migrate.rules.shared.legacy_tests import TestFile
+    from acp_migrate.rules.shared.legacy_tests.view import PlannedTests
 
 _NAMES = re.compile(r"\s*\w+(?:\s*,\s*\w+)*\s*")
 
 
-def removed_definitions(tests: TestFile) -> list[cst.CSTNode]:
+def removed_definitions(tests: PlannedTests) -> list[cst.CSTNode]:
     """The tests and test classes fix removes whole."""
     found: list[cst.CSTNode] = [c.node for c in tests.classes.values() if tests.removes_class(c)]
     found += [
@@ -43,7 +43,7 @@ def removed_definitions(tests: TestFile) -> list[cst.CSTNode]:
     return found
 
 
-def orphaned_fixtures(tests: TestFile) -> list[cst.FunctionDef]:
+def orphaned_fixtures(tests: PlannedTests) -> list[cst.FunctionDef]:
     """The module-level fixtures and helpers that only removed tests (or other such ones) use."""
     gone = removed_definitions(tests)
     if not gone:
@@ -73,7 +73,7 @@ def orphaned_fixtures(tests: TestFile) -> list[cst.FunctionDef]:
     return orphans
 
 
-def left_without_tests(tests: TestFile) -> bool:
+def left_without_tests(tests: PlannedTests) -> bool:
     """Every test of the module goes, and nothing in it is left for anyone else."""
     if not tests.plans or not all(p.fate == REMOVE and tests.removes(p) for p in tests.plans.values()):
         return False

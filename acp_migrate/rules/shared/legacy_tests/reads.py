@@ -20,7 +20,6 @@ import libcst as cst
 
 from acp_migrate.cst.names import ImportTable
 from acp_migrate.cst.walk import walk
-from acp_migrate.rules import TRIGGERS
 from acp_migrate.rules.shared import CAPABILITY_CLASSES, CAPS, CAPS_DICT, INITIALIZE_CLASSES, LEGACY_KEYS
 from acp_migrate.rules.shared.kinds import ValueKinds, placed_names, self_attribute_kinds
 from acp_migrate.rules.shared.legacy_tests.syntax import Returns, assignments, is_name, params, raises
@@ -92,8 +91,8 @@ class TestValues:
             self._return_kinds[name] = None  # (recursion)
             function = self.functions[name]
             kind = self.kinds({}).annotation_kind(function.returns)
-            # Only a body holding a legacy token is read: `check` sees no other (engine/analysis/hollow.py).
-            if kind is None and _holds_trigger(self.module.code_for_node(function).encode()):
+            # Only a body `check` keeps is read: it sees no other.
+            if kind is None and self.context.kept_by_check(self.module.code_for_node(function).encode()):
                 env = self.environment(function)
                 finder = Returns()
                 walk(function.body, finder)
@@ -278,8 +277,3 @@ def legacy_keyword_values(values: TestValues, node: cst.CSTNode) -> list[cst.Bas
     finder = _LegacyKeywords(values)
     walk(node, finder)
     return finder.values
-
-
-def _holds_trigger(code: bytes) -> bool:
-    # What engine/analysis/hollow.py keeps: `check` reads no other body.
-    return any(token in code for token in TRIGGERS)

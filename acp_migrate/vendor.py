@@ -24,7 +24,7 @@ from acp_migrate.settings import ProjectStyle
 
 VENDORED_MODULE = "acp_command_advertiser"
 VENDORED_FILE = VENDORED_MODULE + ".py"
-TEMPLATE = Path(__file__).resolve().parents[2] / "runtime" / "vendored.py"
+TEMPLATE = Path(__file__).resolve().parent / "runtime" / "vendored.py"
 # The first line of a vendored copy; the version follows it.
 MARKER = "# acp-migrate: vendored runtime "
 HEADER = MARKER + "{version}, written by `acp-migrate fix`.\n# Run it again to refresh this file; do not edit it.\n"
@@ -74,7 +74,7 @@ def replaceable(existing: bytes, content: bytes) -> bool:
     only when another release wrote it and its code differs. A copy with the same code is
     current however it is formatted; one naming this release whose code differs was
     edited by hand, and is left to its owner (ACP009 reports both kinds it does not keep)."""
-    from acp_migrate import __version__
+    from acp_migrate.version import __version__
 
     if same_code(existing, content):
         return False
@@ -90,7 +90,7 @@ def code_digest(source: bytes) -> str | None:
 def vendored_source(version: str | None = None, style: ProjectStyle | None = None) -> bytes:
     """The bytes `acp-migrate fix` writes as `VENDORED_FILE` (UTF-8, LF line endings)."""
     if version is None:
-        from acp_migrate import __version__ as version
+        from acp_migrate.version import __version__ as version
     return _build(version, style or ProjectStyle())
 
 
