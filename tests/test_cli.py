@@ -140,7 +140,7 @@ def test_check_text_output(fake_project: Path) -> None:
     result = invoke("check")
 
     assert result.stdout.splitlines() == [
-        "a.py:1:1: ACP001 legacy",
+        "a.py:1:1: ACP001 [*] legacy",  # fixable, as ruff marks it
         "a.py:2:1: ACP005 manual",
         "Found 2 findings in 1 file.",
         "[*] 1 fixable with `acp-migrate fix`.",
@@ -291,7 +291,7 @@ def test_output_file_takes_the_report(fake_project: Path) -> None:
     assert (check.exit_code, check.stdout) == (2, "")
     assert check.stderr == "b.py: error: invalid syntax at line 1, column 1\n"  # errors stay on stderr
     assert (fake_project / "out/check.txt").read_text().splitlines() == [
-        "a.py:1:1: ACP001 legacy",
+        "a.py:1:1: ACP001 [*] legacy",
         "Found 1 finding in 1 file; 1 file could not be analysed.",
         "[*] 1 fixable with `acp-migrate fix`.",
     ]

@@ -157,8 +157,8 @@ def test_statistics_count_per_rule_most_frequent_first() -> None:
 def test_concise_and_quiet_drop_the_summary() -> None:
     result = result_with(finding("a.py", 1))
 
-    assert render_concise(result) == "a.py:1:3: ACP001 legacy\n"
-    assert render_check(result, quiet=True) == "a.py:1:3: ACP001 legacy\n"
+    assert render_concise(result) == "a.py:1:3: ACP001 [*] legacy\n"
+    assert render_check(result, quiet=True) == "a.py:1:3: ACP001 [*] legacy\n"
     assert render_check(result).splitlines()[-2:] == [
         "Found 1 finding in 1 file.",
         "[*] 1 fixable with `acp-migrate fix`.",
