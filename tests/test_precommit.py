@@ -45,6 +45,20 @@ def _environment(tmp_path: Path) -> dict[str, str]:
     return env
 
 
+def _pre_commit(*args: str, cwd: Path, env: dict[str, str]) -> tuple[int, str]:
+    """pre-commit on every file of `cwd`: its exit code and its output."""
+    result = subprocess.run(
+        [str(PRE_COMMIT), *args, "--all-files", "--color", "never"],
+        check=False,
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    return result.returncode, result.stdout + result.stderr
+
+
 def test_the_hooks_via_pre_commit_try_repo(tmp_path: Path) -> None:
     env = _environment(tmp_path)
     # try-repo needs the hooks file committed: commit a copy of the project, never the project.
@@ -67,17 +81,9 @@ def test_the_hooks_via_pre_commit_try_repo(tmp_path: Path) -> None:
     git("add", "-A", cwd=user, env=env)
 
     # Both hooks, in the manifest's order: check (fails, writes nothing), then fix (rewrites).
-    result = subprocess.run(
-        [str(PRE_COMMIT), "try-repo", str(hooks_repo), "--all-files", "--color", "never"],
-        cwd=user,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    code, output = _pre_commit("try-repo", str(hooks_repo), cwd=user, env=env)
 
-    output = result.stdout + result.stderr
-    assert result.returncode == 1, output
+    assert code == 1, output
     check = output[output.index("acp-migrate check.") : output.index("acp-migrate fix.")]
     fix = output[output.index("acp-migrate fix.") :]
     assert "Failed" in check and "exit code: 1" in check
@@ -115,18 +121,9 @@ def test_the_readmes_pre_commit_snippet_works_as_written(tmp_path: Path) -> None
     (user / "clean.py").write_text(FIXED)
     git("add", "-A", cwd=user, env=env)
 
-    result = subprocess.run(
-        [str(PRE_COMMIT), "run", "--all-files", "--color", "never"],
-        check=False,
-        cwd=user,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    code, output = _pre_commit("run", cwd=user, env=env)
 
-    output = result.stdout + result.stderr
-    assert result.returncode == 1, output
+    assert code == 1, output
     assert "acp-migrate check" in output and "Failed" in output
     assert "agent.py:3:45: ACP001 [*]" in output and "clean.py" not in output
     assert (user / "agent.py").read_text() == LEGACY  # the check hook never writes
