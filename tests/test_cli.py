@@ -379,9 +379,12 @@ def test_help_reads_at_80_columns(command: list[str]) -> None:
     result = CliRunner().invoke(app, [*command, "--help"], env={"COLUMNS": "80"})
     short = CliRunner().invoke(app, [*command, "-h"], env={"COLUMNS": "80"})
 
-    assert result.exit_code == 0 and short.stdout == result.stdout
+    wide = CliRunner().invoke(app, [*command, "--help"], env={"COLUMNS": "200"})
+
+    assert result.exit_code == 0 and short.stdout == result.stdout == wide.stdout  # 80 on any terminal
     lines = result.stdout.splitlines()
     assert max(len(line) for line in lines) <= 80
+    assert not re.search(r"--[a-z-]+-$", result.stdout, re.MULTILINE)  # no option name broken at a hyphen
     assert not {"…", "<str>", "<int", "│", "╭"} & set("".join(lines)) and "<str>" not in result.stdout
     assert "x<=" not in result.stdout  # no `[1<=x<=2]` ranges
     examples = lines[lines.index("  Examples:") + 1 :]
@@ -391,6 +394,13 @@ def test_help_reads_at_80_columns(command: list[str]) -> None:
         for flag in ("--respect-gitignore / --no-respect-gitignore", "--report-unused-suppressions", "--select CODES"):
             assert flag in result.stdout  # whole: never clipped
         assert re.search(r"^  -o, --output-file FILE +Write the report", result.stdout, re.MULTILINE)
+
+
+def test_the_rule_list_reads_at_80_columns() -> None:
+    result = CliRunner().invoke(app, ["rules"], env={"COLUMNS": "200"})
+
+    assert result.exit_code == 0
+    assert max(len(line) for line in result.stdout.splitlines()) <= 80
 
 
 def test_the_help_shows_the_options_each_command_takes() -> None:
