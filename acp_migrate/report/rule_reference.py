@@ -1,16 +1,17 @@
 """docs/rules.md, the rule reference, rendered from the rules themselves: the index table
 (README.md holds it too, without links) and each rule's documentation and examples as
-`acp-migrate rules CODE` prints them. Regenerate it after a rule's docstring, summary
-or examples change (tests/test_rule_reference.py fails until then):
+`acp-migrate rules CODE` prints them. Regenerate both after a rule's docstring, summary
+or examples change (tests/test_documentation.py fails until then), from the
+repository's root:
 
-    python -m acp_migrate.report.rule_reference > docs/rules.md
+    python -m acp_migrate.report.rule_reference
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from acp_migrate.report.rules import render_rule_doc
@@ -19,7 +20,9 @@ if TYPE_CHECKING:
     from acp_migrate.api import RuleExample, RuleInfo
 
 REFERENCE = "docs/rules.md"
-REGENERATE = f"python -m acp_migrate.report.rule_reference > {REFERENCE}"
+README = "README.md"
+REGENERATE = "python -m acp_migrate.report.rule_reference"
+INDEX_HEADER = "| code | name | fix | what |\n"
 # A longer example (ACP009's: the whole shim) is shown by `acp-migrate rules CODE` only.
 MAX_EXAMPLE_LINES = 60
 
@@ -31,7 +34,7 @@ def anchor(rule: RuleInfo) -> str:
 
 def render_rule_index(rules: Sequence[RuleInfo], *, linked: bool = True) -> str:
     """The Markdown table of every rule; `linked`: each code links to its section below."""
-    lines = ["| code | name | fix | what |", "|---|---|---|---|"]
+    lines = [INDEX_HEADER.rstrip("\n"), "|---|---|---|---|"]
     for rule in rules:
         code = f"[{rule.code}]({anchor(rule)})" if linked else rule.code
         summary = rule.summary.replace("|", "\\|")
@@ -65,10 +68,20 @@ def _shortened(code: str, example: RuleExample) -> RuleExample:
     return replace(example, before=short(example.before), after=short(example.after), resolved=short(example.resolved))
 
 
+def with_index(readme: str, rules: Sequence[RuleInfo]) -> str:
+    """`readme` with its rules table (from its header to the blank line) rendered afresh."""
+    start = readme.index(INDEX_HEADER)
+    end = readme.index("\n\n", start) + 1
+    return readme[:start] + render_rule_index(rules, linked=False) + readme[end:]
+
+
 def main() -> None:
     from acp_migrate.api import list_rules
 
-    sys.stdout.write(render_rule_reference(list_rules()))
+    rules = list_rules()
+    Path(REFERENCE).write_text(render_rule_reference(rules), encoding="utf-8")
+    readme = Path(README)
+    readme.write_text(with_index(readme.read_text(encoding="utf-8"), rules), encoding="utf-8")
 
 
 if __name__ == "__main__":
