@@ -86,7 +86,7 @@ Paths = Annotated[
     list[str] | None,
     typer.Argument(
         metavar="[PATH]...",
-        help="Files or folders (*.py, *.pyi, *.md in folders), or - for stdin. Default: the current folder.",
+        help="Files or folders (Python, stubs, Markdown, reST in them), or - for stdin. Default: the current folder.",
         show_default=False,
     ),
 ]
@@ -549,9 +549,9 @@ def fix(
 ) -> None:
     """Rewrite files in place (with -: stdin to stdout); `check --fix` is the same.
 
-    Exit 0 nothing left to do, 1 findings need a person (or, with
-    --exit-non-zero-on-fix, files were fixed), 2 a file, path, option or
-    configuration could not be used.
+    Exit 0 nothing left to do, 1 findings need a person, 2 a file, path, option
+    or configuration could not be used. With --exit-non-zero-on-fix, fixed
+    files exit 1 too.
 
     \b
     Examples:

@@ -140,7 +140,7 @@ def test_check_text_output(fake_project: Path) -> None:
     result = invoke("check")
 
     assert result.stdout.splitlines() == [
-        "a.py:1:1: ACP001 legacy",
+        "a.py:1:1: ACP001 [*] legacy",  # fixable, as ruff marks it
         "a.py:2:1: ACP005 manual",
         "Found 2 findings in 1 file.",
         "[*] 1 fixable with `acp-migrate fix`.",
@@ -291,7 +291,7 @@ def test_output_file_takes_the_report(fake_project: Path) -> None:
     assert (check.exit_code, check.stdout) == (2, "")
     assert check.stderr == "b.py: error: invalid syntax at line 1, column 1\n"  # errors stay on stderr
     assert (fake_project / "out/check.txt").read_text().splitlines() == [
-        "a.py:1:1: ACP001 legacy",
+        "a.py:1:1: ACP001 [*] legacy",
         "Found 1 finding in 1 file; 1 file could not be analysed.",
         "[*] 1 fixable with `acp-migrate fix`.",
     ]
@@ -400,9 +400,12 @@ def test_help_reads_at_80_columns(command: list[str]) -> None:
     result = CliRunner().invoke(app, [*command, "--help"], env={"COLUMNS": "80"})
     short = CliRunner().invoke(app, [*command, "-h"], env={"COLUMNS": "80"})
 
-    assert result.exit_code == 0 and short.stdout == result.stdout
+    wide = CliRunner().invoke(app, [*command, "--help"], env={"COLUMNS": "200"})
+
+    assert result.exit_code == 0 and short.stdout == result.stdout == wide.stdout  # 80 on any terminal
     lines = result.stdout.splitlines()
     assert max(len(line) for line in lines) <= 80
+    assert not re.search(r"--[a-z-]+-$", result.stdout, re.MULTILINE)  # no option name broken at a hyphen
     assert not {"…", "<str>", "<int", "│", "╭"} & set("".join(lines)) and "<str>" not in result.stdout
     assert "x<=" not in result.stdout  # no `[1<=x<=2]` ranges
     examples = lines[lines.index("  Examples:") + 1 :]
@@ -412,6 +415,13 @@ def test_help_reads_at_80_columns(command: list[str]) -> None:
         for flag in ("--respect-gitignore / --no-respect-gitignore", "--report-unused-suppressions", "--select CODES"):
             assert flag in result.stdout  # whole: never clipped
         assert re.search(r"^  -o, --output-file FILE +Write the report", result.stdout, re.MULTILINE)
+
+
+def test_the_rule_list_reads_at_80_columns() -> None:
+    result = CliRunner().invoke(app, ["rules"], env={"COLUMNS": "200"})
+
+    assert result.exit_code == 0
+    assert max(len(line) for line in result.stdout.splitlines()) <= 80
 
 
 def test_the_help_shows_the_options_each_command_takes() -> None:

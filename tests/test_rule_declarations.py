@@ -47,13 +47,6 @@ def test_every_rule_module_is_found() -> None:
     assert [rule.code for rule in ALL_RULES] == sorted(rule.code for rule in ALL_RULES)
 
 
-def test_the_readme_table_has_a_line_per_rule() -> None:
-    readme = (PACKAGE.parent / "README.md").read_text()
-    table = readme[readme.index("\n## Rules\n") :].split("\n\n", 2)[1]
-    rows = [line.split(" | ")[:3] for line in table.splitlines()[2:]]
-    assert rows == [[f"| {r.code}", r.name, "yes" if r.fixable else "no"] for r in ALL_RULES]
-
-
 def test_the_codes_the_shared_vocabulary_names_are_rules() -> None:
     from acp_migrate.rules import RULES_BY_CODE
     from acp_migrate.rules.shared import NOT_ADVERTISED_RULE, TEST_RULE

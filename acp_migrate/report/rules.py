@@ -7,6 +7,7 @@ examples are executed by the tests, so what a person reads is what the tool does
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Sequence
 from dataclasses import asdict
 from typing import TYPE_CHECKING
@@ -16,12 +17,19 @@ if TYPE_CHECKING:
 
 RUNTIME_DOC = "docs/runtime.md"
 
+# The list reads on an 80-column terminal: each rule's summary wraps below its code.
+WIDTH = 80
+SUMMARY_INDENT = " " * 8
+
 
 def render_rule_table(rules: Sequence[RuleInfo]) -> str:
     name_width = max((len(rule.name) for rule in rules), default=0)
-    lines = [f"{'code':<7} {'name':<{name_width}}  {'fix':<3}  summary"]
+    lines = [f"{'code':<7} {'name':<{name_width}}  fix"]
     for rule in rules:
-        lines.append(f"{rule.code:<7} {rule.name:<{name_width}}  {'yes' if rule.fixable else 'no':<3}  {rule.summary}")
+        lines.append(f"{rule.code:<7} {rule.name:<{name_width}}  {'yes' if rule.fixable else 'no'}")
+        lines += textwrap.wrap(
+            rule.summary, WIDTH, initial_indent=SUMMARY_INDENT, subsequent_indent=SUMMARY_INDENT, break_on_hyphens=False
+        )
     return "".join(line + "\n" for line in lines)
 
 

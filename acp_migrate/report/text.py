@@ -36,9 +36,12 @@ def _escape(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
 
 
-def format_finding(finding: Finding, paint: Painter = PLAIN) -> str:
+def format_finding(finding: Finding, paint: Painter = PLAIN, *, mark_fixable: bool = False) -> str:
+    """`path:line:col: CODE message`; with `mark_fixable` (check's lines), `CODE [*]` for
+    what `fix` rewrites, as ruff's concise format marks it."""
     where = f"{paint(shown(finding.path), 'bold')}:{finding.line}:{finding.column}:"
-    return f"{where} {paint(finding.code, 'red', 'bold')} {shown(finding.message)}"
+    marker = " [*]" if mark_fixable and finding.fixable else ""
+    return f"{where} {paint(finding.code, 'red', 'bold')}{marker} {shown(finding.message)}"
 
 
 def format_error(error: FileError) -> str:
@@ -59,14 +62,14 @@ def render_errors(result: RunResult) -> str:
 
 
 def render_check(result: RunResult, *, paint: Painter = PLAIN, quiet: bool = False, summary: bool = True) -> str:
-    findings = _lines(format_finding(f, paint) for f in result.findings)
+    findings = _lines(format_finding(f, paint, mark_fixable=True) for f in result.findings)
     if quiet or not summary:
         return findings
     return findings + render_summary(result, paint=paint)
 
 
 def render_concise(result: RunResult) -> str:
-    return _lines(format_finding(f) for f in result.findings)
+    return _lines(format_finding(f, mark_fixable=True) for f in result.findings)
 
 
 def render_summary(result: RunResult, *, paint: Painter = PLAIN) -> str:

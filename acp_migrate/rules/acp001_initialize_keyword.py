@@ -3,8 +3,12 @@ InitializeResponse.create advertises commands at `initialize`, and so does any o
 way of setting the field on capabilities.
 
 ACP lists commands per session (session setup results and `available_commands_update`
-notifications), so the setting goes, and its commands move into the agent's session
-setup handlers (`rules/shared/rewire.py`). The ways of setting it:
+notifications), so the setting goes and its list moves to the agent's
+`CommandAdvertiser`: first thing in `initialize`, `fix` binds it to the connection and
+gives it the list (`advertise(...)`). The advertiser sends each session set up on the
+connection (new, load, resume, fork) the list after its setup response, whichever
+handler answered, and adds the moved commands to the lists the server's own code sends;
+the setup handlers are not edited. The ways of setting it:
 
 - the keyword: `AgentCapabilities(slash_commands=x)`, `AgentCapabilities.create(...)`,
   `InitializeResponse.create(...)`, also `**{"slash_commands": x}` and `**dict(...)`;
@@ -13,7 +17,7 @@ setup handlers (`rules/shared/rewire.py`). The ways of setting it:
 - `caps.model_copy(update={"slash_commands": x})`: the entry goes (the `update=` too
   when it is left empty);
 - `setattr(caps, "slash_commands", x)` and `caps.slash_commands = x` on a value known
-  to be capabilities (`rules/shared/kinds.py`): the statement goes.
+  to be capabilities: the statement goes.
 
 A setting `fix` cannot take out safely (a `kwargs` dict built or used any other way,
 an assignment sharing its line or doing more than setting the field) is kept with a

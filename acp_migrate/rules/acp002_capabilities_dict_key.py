@@ -7,7 +7,7 @@ under `"agentCapabilities"` (`caps = {...}; ...; {"agentCapabilities": caps}`), 
 key may be set on a value known to be a capabilities dict
 (`result["agentCapabilities"]["slashCommands"] = x`, `data["slashCommands"] = x` on a
 `model_dump()`, `caps["slashCommands"] = x` on such a local): the entry goes, or the statement,
-and its commands move into the agent's session setup handlers like ACP001's. Dicts
+and its commands move to the agent's `CommandAdvertiser` as ACP001's do. Dicts
 passed straight to `model_validate` and friends are left alone: they are old-JSON
 fixtures proving the key is ignored on the way in.
 """

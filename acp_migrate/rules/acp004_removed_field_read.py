@@ -6,7 +6,7 @@
 (`assert hasattr(caps, "slash_commands")`, `assert "slashCommands" in data`): after
 the migration these read nothing, so a person must rewrite them (usually a test that
 should now look at the per-session advertisement). Only values known to be
-capabilities count (`rules/shared/kinds.py`): a server's own `self.slash_commands` is not this
+capabilities count: a server's own `self.slash_commands` is not this
 field. Setting the field (`caps.slash_commands = x`, `setattr(...)`) is ACP001's and
 ACP002's, not a read.
 
@@ -17,10 +17,10 @@ or `not` whose truth is "the field is absent" (`not hasattr(caps, "slash_command
 
 Resolving it: decide what the read was for. A test of initialize-time commands is
 rewritten (RFC-0032: "rewritten or deleted, not merely updated"): assert the field's
-absence where the capabilities are still checked, and test the commands where they go
-now, in the session setup result or the `available_commands_update` that follows it
-(docs/runtime.md, "What a session advertises"; give the agent a real connection or a
-recording client, since `bind` of a `unittest.mock.Mock` stands aside). Code that
+absence where the capabilities are still checked, and test the commands where a session
+gets them now: `agent.command_advertiser.commands()` (what every session is advertised),
+or the `available_commands_update` after a setup response over a real connection or a
+recording client (`bind` of a `unittest.mock.Mock` stands aside). Code that
 read the list to use it reads it from where the server keeps its commands. Then
 `acp-migrate check` no longer reports the line (example 1 shows both steps).
 """

@@ -9,8 +9,8 @@ every session alike.
 
 This is what `acp-migrate check` reports in the source as ACP001/ACP002; the probe
 sees it on the wire, whatever language the agent is written in. Fix: drop the field
-from the capabilities and advertise the list in each session setup handler (in
-Python, `acp_migrate.runtime.CommandAdvertiser`; `acp-migrate fix` does it).
+from the capabilities and advertise the list to each session after its setup response
+(in Python, `acp_migrate.runtime.CommandAdvertiser`; `acp-migrate fix` does it).
 """
 
 from __future__ import annotations

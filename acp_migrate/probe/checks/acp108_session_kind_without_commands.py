@@ -2,7 +2,7 @@
 
 A client that loads, resumes or forks a session starts from nothing: what the
 session shows is the setup result's `availableCommands` and the updates for it
-that belong to it (by session id, late ones included: `Transcript.setup_of`). When a new session gets
+that belong to it (by session id, late ones included). When a new session gets
 commands and one of these gets an empty list or none at all, the user loses their
 commands as soon as they reopen a conversation.
 
@@ -11,8 +11,8 @@ A setup the agent refuses with an error (a load of a session with no history:
 report shows it as a note with the error's details. Only a setup that succeeds
 without commands is reported.
 
-Fix: advertise the list in every setup handler (the codemod's rewire does it for
-Python agents: `attach(response, session_id, always=...)` in each one).
+Fix: advertise the list to every session, whichever setup created it (for a Python
+agent, `acp-migrate fix` does it: `acp-migrate rules ACP001`).
 """
 
 from __future__ import annotations
