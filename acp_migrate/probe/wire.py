@@ -20,8 +20,6 @@ TO_AGENT = "client->agent"
 FROM_AGENT = "agent->client"
 
 SETUP_METHODS = ("session/new", "session/load", "session/resume", "session/fork")
-# Setup methods whose request names the session: the client knows the id before the answer.
-REQUEST_NAMES_SESSION = ("session/load", "session/resume")
 
 
 @dataclass(slots=True)
