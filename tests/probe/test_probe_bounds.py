@@ -17,8 +17,10 @@ from acp_migrate.probe.report import render
 FAST = ("--settle", "0.1", "--timeout", "120")
 
 
-def test_a_stdout_flood_stops_at_the_frame_cap_and_every_report_says_so() -> None:
-    result = probe_agent("flood_agent.py", max_frames=2000)
+def test_a_stdout_flood_stops_at_the_frame_cap_at_once_and_every_report_says_so() -> None:
+    # No request may wait out its timeout after the cap: with an hour for each, a probe
+    # that did would end at the run's --timeout instead, and say so.
+    result = probe_agent("flood_agent.py", max_frames=2000, request_timeout=3600.0)
 
     assert result.exit_code == 2
     assert "the run reached 2000 frames (--max-frames)" in result.run.error
