@@ -37,6 +37,8 @@ class Frame:
             message = json.loads(raw)
         except ValueError as exc:
             return cls(index, direction, at, raw, None, f"not JSON ({exc})")
+        except RecursionError:  # the client's parser gives up as Python's does
+            return cls(index, direction, at, raw, None, "JSON nested too deeply to parse")
         if not isinstance(message, dict):
             return cls(index, direction, at, raw, None, f"a JSON {type(message).__name__}, not an object")
         return cls(index, direction, at, raw, message)
