@@ -3,8 +3,10 @@
 
 There is no source file: a finding is located by the step it happened in, the
 session id and the index of the frame (counted from 0 over both directions, as the
-timeline shows them). The shapes follow `check`'s: GitHub's escaping and the SARIF log
-come from `acp_migrate/report/`, which reads plain results, never the engine. Every
+timeline shows them). The shapes follow `check`'s: the escaping and the SARIF log come
+from the modules both use (`acp_migrate/escape.py`, `acp_migrate/sarif.py`). What the
+agent wrote is shown escaped in every format: no control character, and no line of
+text that GitHub Actions would run as a workflow command (`::`). Every
 format carries the findings (the verdict), the notes (the probe's own: steps skipped,
 refused or failed; and the rules' notes), and each cap reached (`limits.py`).
 """
@@ -18,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from acp_migrate.escape import escape_data, escape_property, shown_line
 from acp_migrate.probe.checks import ALL_CHECKS, ERROR, NOTE, WireFinding
 from acp_migrate.probe.limits import LABEL_CHARS, MAX_REPORT_CHARS
 from acp_migrate.probe.wire import (
@@ -28,7 +31,6 @@ from acp_migrate.probe.wire import (
     Transcript,
     command_names,
 )
-from acp_migrate.report.github import escape_data, escape_property
 from acp_migrate.report.sarif import artifact, sarif_document
 
 if TYPE_CHECKING:  # the driver imports asyncio: `probe -h` need not
@@ -148,10 +150,16 @@ def render_errors(result: ProbeResult) -> str:
         lines.extend("  " + line for line in run.stderr_tail.splitlines())
     else:
         lines.append("the agent wrote nothing on stderr")
-    return "\n".join(lines) + "\n"
+    return _text(lines)
 
 
 # -- check's formats -------------------------------------------------------------------
+
+
+def _text(lines: list[str]) -> str:
+    """Lines of a text format: what the agent wrote in them cannot break a line, drive
+    the terminal or start a workflow command (`acp_migrate/escape.py`)."""
+    return "".join(shown_line(line) + "\n" for line in lines)
 
 
 def _note_line(note: WireFinding) -> str:
@@ -174,7 +182,7 @@ def render_text(result: ProbeResult) -> str:
         )
     else:
         lines.append(f"No findings: {len(result.codes)} wire rules passed (steps: {steps}).")
-    return "".join(line + "\n" for line in lines)
+    return _text(lines)
 
 
 def finding_dict(f: WireFinding) -> dict[str, Any]:
@@ -398,7 +406,7 @@ def render_timeline(result: ProbeResult) -> str:
     if not result.run.driven:
         lines.append("")
         lines.append(f"stopped: {result.run.error}")
-    return "\n".join(lines) + "\n"
+    return _text(lines)
 
 
 def _mermaid_text(text: str) -> str:
@@ -425,4 +433,4 @@ def render_mermaid(result: ProbeResult) -> str:
     lines.extend(f"    Note over C,A: {_mermaid_text(cap)}" for cap in result.caps)
     if not result.run.driven:
         lines.append(f"    Note over C,A: stopped: {_mermaid_text(result.run.error)}")
-    return "\n".join(lines) + "\n"
+    return _text(lines)

@@ -14,7 +14,7 @@ import pytest
 from probe_support import AGENTS, REPO, probe_agent, probe_cli
 
 from acp_migrate.probe.checks import ALL_CHECKS
-from acp_migrate.probe.report import render
+from acp_migrate.probe.report import render, render_errors
 
 SCHEMA = json.loads((REPO / "tests" / "data" / "sarif-schema-2.1.0.json").read_text())
 FAST = ("--settle", "0.1", "--timeout", "120")
@@ -311,3 +311,29 @@ def test_bad_counts_exit_2(bad: list[str]) -> None:
     run = probe_cli(*bad, *agent("tiny_agent.py"))
 
     assert run.returncode == 2 and "error" in run.stderr
+
+
+@pytest.mark.parametrize("mode", [(), ("new",)])
+def test_agent_text_is_escaped_in_every_format(mode: tuple[str, ...]) -> None:
+    # A third-party agent's error texts and stderr must not forge a workflow command
+    # or drive the terminal, whatever the format.
+    result = probe_agent("hostile_text_agent.py", *mode)
+    forged = "forged by the agent"
+    formats = ("text", "timeline", "mermaid", "json", "sarif", "github")
+
+    outputs = {output_format: render(result, output_format) for output_format in formats}
+    outputs["stderr"] = render_errors(result)
+
+    assert result.run.driven is not bool(mode) and (forged in result.run.stderr_tail) is bool(mode)
+
+    assert any(forged in text for text in outputs.values())
+    # A line break in the agent's text starts no line of its own.
+    assert all(line.startswith(("note: ", "No findings: ", "The agent could not")) for line in outputs["text"].splitlines())
+    for output_format, text in outputs.items():
+        assert not re.search("[\x00-\x08\x0b-\x1f\x7f]", text), output_format
+        lines = text.splitlines()
+        if output_format == "github":
+            # Each line is one of the probe's annotations; the agent's text stays in its message.
+            assert all(re.match(r"::(error|warning|notice) title=[^:]*::", line) for line in lines), text
+        else:
+            assert not [line for line in lines if line.lstrip().startswith("::")], output_format
