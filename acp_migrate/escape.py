@@ -33,7 +33,7 @@ def shown_line(text: str) -> str:
     text = shown(text)
     start = len(text) - len(text.lstrip())
     if text.startswith(WORKFLOW_COMMAND, start):
-        return f"{text[:start]}\\x3a{text[start + 1:]}"
+        return f"{text[:start]}\\x3a{text[start + 1 :]}"
     return text
 
 

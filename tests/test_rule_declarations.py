@@ -17,7 +17,8 @@ import textwrap
 from pathlib import Path
 
 import acp_migrate
-from acp_migrate.rules import ALL_RULES, RULE_MODULE
+from acp_migrate.rulebook import RULE_MODULE
+from acp_migrate.rules import ALL_RULES
 
 PACKAGE = Path(acp_migrate.__file__).parent
 RULE_FILES = sorted(p for p in (PACKAGE / "rules").glob("*.py") if RULE_MODULE.fullmatch(p.stem))

@@ -32,10 +32,10 @@ __all__ = ["ProbeOptions", "ProbeResult", "ProbeRun", "judge", "run_probe"]
 
 def judge(run: ProbeRun, codes: Sequence[str] | None = None, max_findings: int = MAX_FINDINGS) -> ProbeResult:
     """Run the wire rules over a recorded run: findings and notes, each capped."""
-    from acp_migrate.probe.checks import ALL_CHECKS, run_checks
+    from acp_migrate.probe.checks import CODES, run_checks
 
     transcript = Transcript(run.frames, run.command)
-    enabled = list(codes) if codes is not None else [check.code for check in ALL_CHECKS]
+    enabled = list(codes) if codes is not None else list(CODES)
     return make_result(run, transcript, run_checks(transcript, enabled), enabled, max_findings)
 
 

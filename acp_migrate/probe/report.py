@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from acp_migrate.escape import escape_data, escape_property, shown_line
-from acp_migrate.probe.checks import ALL_CHECKS, ERROR, NOTE, WireFinding
+from acp_migrate.probe.checks import ERROR, NOTE, WIRE_RULES, WireFinding
 from acp_migrate.probe.limits import LABEL_CHARS, MAX_REPORT_CHARS
 from acp_migrate.probe.wire import (
     FROM_AGENT,
@@ -31,14 +31,15 @@ from acp_migrate.probe.wire import (
     Transcript,
     command_names,
 )
-from acp_migrate.report.sarif import artifact, sarif_document
+from acp_migrate.rulebook import RuleInfo
+from acp_migrate.sarif import artifact, rule_descriptor, sarif_document
 
 if TYPE_CHECKING:  # the driver imports asyncio: `probe -h` need not
     from acp_migrate.probe.driver import ProbeRun
 
 FORMATS = ("text", "json", "github", "sarif", "timeline", "mermaid")
 FINDING_KEYS = ("code", "name", "message", "step", "session_id", "frame")
-RULE_NAMES = {check.code: check.name for check in ALL_CHECKS}
+RULE_NAMES = {rule.code: rule.name for rule in WIRE_RULES}
 
 
 @dataclass
@@ -232,26 +233,8 @@ def _artifact(command: Sequence[str]) -> dict[str, Any]:
     return {"uri": quote(command[0] if command else "agent")}
 
 
-def _descriptor(check) -> dict[str, Any]:
-    examples = [
-        f"Example {n} ({'reported' if e.flagged else 'not reported'}):\n\n```\n{e.frames}```"
-        for n, e in enumerate(check.examples, start=1)
-    ]
-    return {
-        "id": check.code,
-        "name": check.name,
-        "shortDescription": {"text": check.summary},
-        "fullDescription": {"text": check.documentation},
-        "help": {
-            "text": check.documentation,
-            "markdown": "\n\n".join([check.documentation, *examples]),
-        },
-        "defaultConfiguration": {"level": check.level},
-    }
-
-
 def sarif_log(result: ProbeResult, *, cwd: str | None = None) -> dict[str, Any]:
-    index = {check.code: i for i, check in enumerate(ALL_CHECKS)}
+    index = {rule.code: i for i, rule in enumerate(WIRE_RULES)}
     artifact = _artifact(result.run.command)
     results = []
     for f in [*result.findings, *(note for note in result.notes if note.code is not None)]:
@@ -294,7 +277,7 @@ def sarif_log(result: ProbeResult, *, cwd: str | None = None) -> dict[str, Any]:
         "commandLine": " ".join(result.run.command),
         "toolExecutionNotifications": notifications,
     }
-    descriptors = [_descriptor(check) for check in ALL_CHECKS]
+    descriptors = [rule_descriptor(RuleInfo.of(rule), rule.level) for rule in WIRE_RULES]
     return sarif_document("acp-migrate probe", descriptors, results, invocation, cwd=cwd)
 
 

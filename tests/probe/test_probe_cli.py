@@ -13,7 +13,7 @@ import jsonschema
 import pytest
 from probe_support import AGENTS, REPO, probe_agent, probe_cli
 
-from acp_migrate.probe.checks import ALL_CHECKS
+from acp_migrate.probe.checks import WIRE_RULES
 from acp_migrate.probe.report import render, render_errors
 
 SCHEMA = json.loads((REPO / "tests" / "data" / "sarif-schema-2.1.0.json").read_text())
@@ -30,7 +30,7 @@ def test_exit_codes_clean_findings_not_driven() -> None:
     crashed = probe_cli(*FAST, *agent("crashing_agent.py"))
 
     assert clean.returncode == 0, clean.stderr
-    assert clean.stdout.splitlines()[-1].startswith(f"No findings: {len(ALL_CHECKS)} wire rules passed")
+    assert clean.stdout.splitlines()[-1].startswith(f"No findings: {len(WIRE_RULES)} wire rules passed")
     assert broken.returncode == 1
     [line] = [line for line in broken.stdout.splitlines() if "ACP102" in line]
     assert re.match(r"session/fork frame \d+ \(session sess-2\): ACP102 available_commands_update", line)

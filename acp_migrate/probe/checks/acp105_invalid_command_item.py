@@ -17,22 +17,12 @@ the number of invalid items and the first few named.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
-from acp_migrate.probe.checks import NOTE, finding
 from acp_migrate.probe.checks._prelude import INIT, NEW, NEW_RESULT, WEB, update
+from acp_migrate.probe.checks.base import NOTE, Example, WireFinding, WireRule, finding
 from acp_migrate.probe.wire import Transcript
-
-CODE = "ACP105"
-NAME = "invalid-command-item"
-SUMMARY = "A command item lacks a name or description, or has an input of the wrong shape for the protocol version."
-
-EXAMPLES = [
-    (INIT + NEW + NEW_RESULT + update("s1", '[{"name":"deploy now","description":"Deploy"}]'), True),
-    (INIT + NEW + NEW_RESULT + update("s1", '[{"name":"plan"}]'), True),
-    (INIT + NEW + NEW_RESULT + update("s1", "[" + WEB + ',{"name":"test","description":"Run the tests"}]'), False),
-    (INIT + NEW + NEW_RESULT + update("s1", '[{"name":"plan","description":"Plan","input":null}]'), True),  # a note
-]
 
 
 def problems(item: Any, protocol_version: int) -> list[str]:
@@ -82,36 +72,52 @@ def _input_problems(spec: Any, protocol_version: int) -> list[str]:
 SHOWN = 3  # invalid items named in a finding
 
 
-def check(transcript: Transcript):
-    version = transcript.protocol_version
-    for listed in transcript.command_lists:
-        if not isinstance(listed.value, list):
-            continue
-        invalid = []
-        nulls = 0
-        for number, item in enumerate(listed.value, start=1):
-            nulls += isinstance(item, dict) and "input" in item and item["input"] is None
-            found = problems(item, version)
-            if found:
-                name = item.get("name") if isinstance(item, dict) else None
-                label = f"command {number}" + (f" ({name!r})" if isinstance(name, str) else "")
-                invalid.append(f"{label} {'; '.join(found)}")
-        total = len(listed.value)
-        if invalid:
-            more = f"; and {len(invalid) - SHOWN} more" if len(invalid) > SHOWN else ""
-            yield finding(
-                transcript,
-                CODE,
-                f"{len(invalid)} of {total} command{'' if total == 1 else 's'} for session {listed.session_id} "
-                f"invalid (protocol v{version}): {'; '.join(invalid[:SHOWN])}{more}",
-                listed.frame,
-            )
-        if nulls:
-            yield finding(
-                transcript,
-                CODE,
-                f"{nulls} of {total} command{'' if total == 1 else 's'} for session {listed.session_id} "
-                "have input: null (schema-valid; omitting the key is tidier)",
-                listed.frame,
-                level=NOTE,
-            )
+class InvalidCommandItem(WireRule):
+    code = "ACP105"
+    name = "invalid-command-item"
+    summary = "A command item lacks a name or description, or has an input of the wrong shape for the protocol version."
+    examples = (
+        Example(INIT + NEW + NEW_RESULT + update("s1", '[{"name":"deploy now","description":"Deploy"}]')),
+        Example(INIT + NEW + NEW_RESULT + update("s1", '[{"name":"plan"}]')),
+        Example(
+            INIT + NEW + NEW_RESULT + update("s1", "[" + WEB + ',{"name":"test","description":"Run the tests"}]'),
+            flagged=False,
+        ),
+        # a note:
+        Example(INIT + NEW + NEW_RESULT + update("s1", '[{"name":"plan","description":"Plan","input":null}]')),
+    )
+
+    @classmethod
+    def check(cls, transcript: Transcript) -> Iterator[WireFinding]:
+        version = transcript.protocol_version
+        for listed in transcript.command_lists:
+            if not isinstance(listed.value, list):
+                continue
+            invalid = []
+            nulls = 0
+            for number, item in enumerate(listed.value, start=1):
+                nulls += isinstance(item, dict) and "input" in item and item["input"] is None
+                found = problems(item, version)
+                if found:
+                    name = item.get("name") if isinstance(item, dict) else None
+                    label = f"command {number}" + (f" ({name!r})" if isinstance(name, str) else "")
+                    invalid.append(f"{label} {'; '.join(found)}")
+            total = len(listed.value)
+            if invalid:
+                more = f"; and {len(invalid) - SHOWN} more" if len(invalid) > SHOWN else ""
+                yield finding(
+                    transcript,
+                    cls.code,
+                    f"{len(invalid)} of {total} command{'' if total == 1 else 's'} for session {listed.session_id} "
+                    f"invalid (protocol v{version}): {'; '.join(invalid[:SHOWN])}{more}",
+                    listed.frame,
+                )
+            if nulls:
+                yield finding(
+                    transcript,
+                    cls.code,
+                    f"{nulls} of {total} command{'' if total == 1 else 's'} for session {listed.session_id} "
+                    "have input: null (schema-valid; omitting the key is tidier)",
+                    listed.frame,
+                    level=NOTE,
+                )
