@@ -184,7 +184,7 @@ def test_the_probe_imports_nothing_of_the_codemod() -> None:
         "def report():\n"
         "    bad = sorted(m for m in sys.modules if m == 'libcst' or m.startswith(('libcst.',"
         " 'acp_migrate.engine', 'acp_migrate.rules', 'acp_migrate.cst', 'acp_migrate.api',"
-        " 'acp_migrate.config', 'acp_migrate.cli', 'typer', 'pydantic', 'acp.')) or m == 'acp')\n"
+        " 'acp_migrate.config', 'acp_migrate.cli', 'pydantic', 'rich', 'acp.')) or m == 'acp')\n"
         "    print('IMPORTED', bad, file=sys.stderr)\n"
         "atexit.register(report)\n"
         f"sys.argv = ['acp-migrate', 'probe', '--settle', '0.1', '--', sys.executable, {str(AGENTS / 'tiny_agent.py')!r}]\n"
@@ -198,15 +198,35 @@ def test_the_probe_imports_nothing_of_the_codemod() -> None:
     assert "IMPORTED []" in run.stderr
 
 
-def test_the_typer_command_delegates_to_the_probe() -> None:
+def test_the_whole_command_line_runs_the_same_probe_command() -> None:
     from typer.testing import CliRunner
 
     from acp_migrate.cli import app
 
-    result = CliRunner().invoke(app, ["probe", *FAST, *agent("acp101_agent.py")])
+    result = CliRunner().invoke(app, ["probe", "--ignore", "ACP102", *FAST, *agent("acp101_agent.py")])
+    usage = CliRunner().invoke(app, ["probe", "--max-frames", "0", *agent("acp101_agent.py")])
 
     assert result.exit_code == 1, result.output
     assert "ACP101" in result.output
+    assert usage.exit_code == 2 and "--max-frames" in usage.output
+
+
+def test_probe_help_fits_80_columns_the_same_from_both_entries() -> None:
+    from typer.testing import CliRunner
+
+    from acp_migrate.cli import app
+
+    run = probe_cli("-h")
+    listed = CliRunner().invoke(app, ["probe", "--help"], env={"COLUMNS": "80"})
+
+    assert run.returncode == 0 and run.stdout.startswith("Usage: acp-migrate probe [OPTIONS] [CMD [ARGS]...]")
+    assert listed.exit_code == 0
+    options = re.compile(r"^  (?:-\w, )?(--[\w-]+)", re.MULTILINE)
+    assert options.findall(listed.stdout) == options.findall(run.stdout) and len(options.findall(run.stdout)) == 24
+    assert max(len(line) for text in (run.stdout, listed.stdout) for line in text.splitlines()) <= 80
+    assert "x>=" not in run.stdout  # no `[x>=1]` ranges, as the other commands
+    for option in ("--all", "--prompt TEXT", "--burst", "--output-format FORMAT", "--max-findings N", "Exit codes"):
+        assert option in run.stdout
 
 
 @pytest.mark.parametrize("bad", [["--env", "NOEQUALS"], ["--cwd", "/nonexistent/folder"], []])
@@ -310,7 +330,7 @@ def test_the_scenario_options_reach_the_run(tmp_path: Path) -> None:
 def test_bad_counts_exit_2(bad: list[str]) -> None:
     run = probe_cli(*bad, *agent("tiny_agent.py"))
 
-    assert run.returncode == 2 and "error" in run.stderr
+    assert run.returncode == 2 and f"Invalid value for '{bad[0]}'" in run.stderr
 
 
 @pytest.mark.parametrize("mode", [(), ("new",)])
