@@ -103,3 +103,23 @@ def test_the_engine_names_no_rule() -> None:
                 if name.startswith("acp_migrate.rules.") and name.split(".")[2] not in ("base", "context")
             }
             assert named == set(), (module, named)
+
+
+SHARED_BY_PROBE_AND_CODEMOD = {"acp_migrate.rulebook", "acp_migrate.escape", "acp_migrate.sarif"}
+
+
+def test_the_probe_imports_nothing_of_the_codemod() -> None:
+    """The probe, and what it shares with the codemod (the rule system, the escaping,
+    the SARIF log), import nothing else of the package; typer only for the command,
+    pydantic only for the protocol's schema, never LibCST or the SDK."""
+    # (`python -m acp_migrate.probe` stops on signals as the command does: the entry's `stoppable`.)
+    allowed = {"acp_migrate", "acp_migrate.__main__"} | SHARED_BY_PROBE_AND_CODEMOD
+    for module, imported in MODULES.items():
+        if not (module.startswith("acp_migrate.probe") or module in SHARED_BY_PROBE_AND_CODEMOD):
+            continue
+        outside = {name for name in _ours(imported) if not name.startswith("acp_migrate.probe")} - allowed
+        assert outside == set(), (module, outside)
+        packages = {name.split(".")[0] for name in imported}
+        assert not packages & {"libcst", "acp"}, module
+        assert "typer" not in packages or module == "acp_migrate.probe.cli", module
+        assert "pydantic" not in packages or module == "acp_migrate.probe.schema", module

@@ -79,6 +79,36 @@ def test_v2_inputs_need_a_type() -> None:
     assert "'b'" not in message and "'c'" not in message
 
 
+ITEMS = [
+    {"name": "web", "description": "Search", "input": {"hint": "query"}, "_meta": {"x": 1}},
+    {"name": "web", "description": "Search", "input": {"type": "text", "hint": "query"}},
+    {"name": "pick", "description": "Pick", "input": {"type": "_choice", "options": ["a"]}},
+    {"name": "pick", "description": "Pick", "input": {"type": "choice"}},
+    {"name": "plan", "description": "Plan", "input": None},
+    {"name": "plan", "description": 5},
+    {"name": "plan"},
+    ["plan"],
+]
+
+
+@pytest.mark.parametrize("version", [1, 2])
+@pytest.mark.parametrize("item", ITEMS, ids=range(len(ITEMS)))
+def test_acp105_judges_each_item_by_the_one_command_model(item, version) -> None:
+    from pydantic import ValidationError
+
+    from acp_migrate.probe.checks.acp105_invalid_command_item import problems
+    from acp_migrate.probe.schema import available_command
+
+    try:
+        available_command(version).model_validate(item)
+        valid = True
+    except ValidationError:
+        valid = False
+
+    assert valid is (problems(item, version) == [])
+    assert valid is (item in ITEMS[:2] + ITEMS[4:5] if version == 1 else item in ITEMS[1:3] + ITEMS[4:5])
+
+
 def test_invalid_items_are_one_finding_a_list_with_a_count_and_null_inputs_a_note() -> None:
     items = [{"name": f"c {n}", "description": "spaced", "input": None} for n in range(40)]
     items.append({"name": "ok", "description": "fine", "input": None})

@@ -22,51 +22,25 @@ from typing import Any
 
 from acp_migrate.probe.checks._prelude import INIT, NEW, NEW_RESULT, WEB, update
 from acp_migrate.probe.checks.base import NOTE, Example, WireFinding, WireRule, finding
+from acp_migrate.probe.schema import command_problems
 from acp_migrate.probe.wire import Transcript
 
 
 def problems(item: Any, protocol_version: int) -> list[str]:
-    if not isinstance(item, dict):
-        return ["is not an object"]
+    """What the schema (`probe/schema.py`) refuses in `item`, and a name no user can type."""
+    name = item.get("name") if isinstance(item, dict) else None
+    return (_name_problems(name) if isinstance(name, str) else []) + command_problems(item, protocol_version)
+
+
+def _name_problems(name: str) -> list[str]:
+    if not name.strip():
+        return ["has an empty name"]
     found = []
-    name = item.get("name")
-    if "name" not in item:
-        found.append("has no name")
-    elif not isinstance(name, str):
-        found.append("has a name that is not a string")
-    elif not name.strip():
-        found.append("has an empty name")
-    else:
-        if any(c.isspace() for c in name):
-            found.append("has whitespace in its name (a user cannot type it after /)")
-        if name.startswith("/"):
-            found.append("starts its name with / (the client adds it)")
-    if "description" not in item:
-        found.append("has no description")
-    elif not isinstance(item["description"], str):
-        found.append("has a description that is not a string")
-    if "input" in item:
-        found.extend(_input_problems(item["input"], protocol_version))
+    if any(c.isspace() for c in name):
+        found.append("has whitespace in its name (a user cannot type it after /)")
+    if name.startswith("/"):
+        found.append("starts its name with / (the client adds it)")
     return found
-
-
-def _input_problems(spec: Any, protocol_version: int) -> list[str]:
-    if spec is None:
-        return []  # schema-valid: a note (`null_inputs`)
-    if not isinstance(spec, dict):
-        return ["has an input that is not an object"]
-    kind = spec.get("type")
-    if protocol_version < 2:
-        if not isinstance(spec.get("hint"), str):
-            return ["has an input without a string hint (v1 inputs are {hint})"]
-        return []
-    if not isinstance(kind, str):
-        return ["has an input without a type (v2 inputs are {type, ...})"]
-    if kind == "text" and not isinstance(spec.get("hint"), str):
-        return ["has a text input without a string hint"]
-    if kind != "text" and not kind.startswith("_"):
-        return [f"has an input of the reserved type {kind!r} (custom types start with _)"]
-    return []
 
 
 SHOWN = 3  # invalid items named in a finding
