@@ -177,7 +177,14 @@ def test_mermaid_is_a_sequence_diagram_of_the_same_frames() -> None:
     assert not any(";" in line or "#" in line for line in messages)
 
 
-CODEMOD = ("libcst", "acp_migrate.engine", "acp_migrate.rules", "acp_migrate.cst", "acp_migrate.api", "acp_migrate.config")
+CODEMOD = (
+    "libcst",
+    "acp_migrate.engine",
+    "acp_migrate.rules",
+    "acp_migrate.cst",
+    "acp_migrate.api",
+    "acp_migrate.config",
+)
 
 
 def _imported_by(*args: str) -> tuple[subprocess.CompletedProcess[str], set[str]]:
@@ -359,7 +366,9 @@ def test_agent_text_is_escaped_in_every_format(mode: tuple[str, ...]) -> None:
 
     assert any(forged in text for text in outputs.values())
     # A line break in the agent's text starts no line of its own.
-    assert all(line.startswith(("note: ", "No findings: ", "The agent could not")) for line in outputs["text"].splitlines())
+    assert all(
+        line.startswith(("note: ", "No findings: ", "The agent could not")) for line in outputs["text"].splitlines()
+    )
     for output_format, text in outputs.items():
         assert not re.search("[\x00-\x08\x0b-\x1f\x7f]", text), output_format
         lines = text.splitlines()
