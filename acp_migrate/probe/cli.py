@@ -57,6 +57,14 @@ def _count(value: int) -> int:
     return value
 
 
+def _seconds_option(name: str, help: str) -> typer.models.OptionInfo:
+    return typer.Option(name, callback=_seconds, metavar="S", show_default=False, help=help)
+
+
+def _count_option(name: str, help: str) -> typer.models.OptionInfo:
+    return typer.Option(name, callback=_count, metavar="N", show_default=False, help=help)
+
+
 def _format(value: str) -> str:
     from acp_migrate.probe.report import FORMATS
 
@@ -79,11 +87,9 @@ def probe(
     ] = None,
     prompt_timeout: Annotated[
         float | None,
-        typer.Option(
+        _seconds_option(
             "--prompt-timeout",
-            callback=_seconds,
-            metavar="S",
-            help="For the prompt's turn, then session/cancel; the setups go on (default: half of what is left).",
+            "For the prompt's turn, then session/cancel; the setups go on (default: half of what is left).",
         ),
     ] = None,
     authenticate: Annotated[
@@ -94,55 +100,27 @@ def probe(
     ] = None,
     repeat: Annotated[
         int,
-        typer.Option(
-            "--repeat",
-            callback=_count,
-            metavar="N",
-            show_default=False,
-            help="Set up each kind of session N times (forks of the prompted one too; default 1).",
-        ),
+        _count_option("--repeat", "Set up each kind of session N times (forks of the prompted one too; default 1)."),
     ] = 1,
     burst: Annotated[
         bool, typer.Option("--burst", help="Send each kind's setups together, not waiting for answers (--repeat 2+).")
     ] = False,
     settle: Annotated[
         float,
-        typer.Option(
-            "--settle",
-            callback=_seconds,
-            metavar="S",
-            show_default=False,
-            help="Wait for late frames after each answer (default 1).",
-        ),
+        _seconds_option("--settle", "Wait for late frames after each answer (default 1)."),
     ] = 1.0,
     timeout: Annotated[
         float,
-        typer.Option(
-            "--timeout",
-            callback=_seconds,
-            metavar="S",
-            show_default=False,
-            help="The whole run; the agent is killed then (default 60).",
-        ),
+        _seconds_option("--timeout", "The whole run; the agent is killed then (default 60)."),
     ] = 60.0,
     initialize_timeout: Annotated[
         float,
-        typer.Option(
-            "--initialize-timeout",
-            callback=_seconds,
-            metavar="S",
-            show_default=False,
-            help="For the initialize answer (default 30).",
-        ),
+        _seconds_option("--initialize-timeout", "For the initialize answer (default 30)."),
     ] = 30.0,
     request_timeout: Annotated[
         float,
-        typer.Option(
-            "--request-timeout",
-            callback=_seconds,
-            metavar="S",
-            show_default=False,
-            help="For each other answer; a prompt gets what is left of --timeout (default 15).",
+        _seconds_option(
+            "--request-timeout", "For each other answer; a prompt gets what is left of --timeout (default 15)."
         ),
     ] = 15.0,
     protocol_version: Annotated[
@@ -185,32 +163,16 @@ def probe(
     ] = None,
     max_frames: Annotated[
         int,
-        typer.Option(
-            "--max-frames",
-            callback=_count,
-            metavar="N",
-            show_default=False,
-            help=f"Stop the run after N frames, both directions (default {MAX_FRAMES}).",
-        ),
+        _count_option("--max-frames", f"Stop the run after N frames, both directions (default {MAX_FRAMES})."),
     ] = MAX_FRAMES,
     max_bytes: Annotated[
         int,
-        typer.Option(
-            "--max-bytes",
-            callback=_count,
-            metavar="N",
-            show_default=False,
-            help=f"Stop once the agent wrote N bytes on stdout (default {MAX_BYTES}).",
-        ),
+        _count_option("--max-bytes", f"Stop once the agent wrote N bytes on stdout (default {MAX_BYTES})."),
     ] = MAX_BYTES,
     max_findings: Annotated[
         int,
-        typer.Option(
-            "--max-findings",
-            callback=_count,
-            metavar="N",
-            show_default=False,
-            help=f"Findings (and notes) a report shows; the count is of all (default {MAX_FINDINGS}).",
+        _count_option(
+            "--max-findings", f"Findings (and notes) a report shows; the count is of all (default {MAX_FINDINGS})."
         ),
     ] = MAX_FINDINGS,
     record: Annotated[

@@ -25,6 +25,10 @@ from acp_migrate.probe.checks.base import Example, WireFinding, WireRule, findin
 from acp_migrate.probe.wire import SETUP_METHODS, Step, Transcript
 
 LOAD = '-> {"jsonrpc":"2.0","id":2,"method":"session/load","params":{"sessionId":"s1","cwd":"/work","mcpServers":[]}}\n'
+# A new session that gets its commands, then a load of it answered without any.
+NEW_THEN_LOAD = (
+    INIT_LOAD + NEW + NEW_RESULT + update("s1", "[" + WEB + "]") + LOAD + '<- {"jsonrpc":"2.0","id":2,"result":{}}\n'
+)
 
 
 def commands_held(transcript: Transcript, step: Step) -> Any:
@@ -43,24 +47,8 @@ class SessionKindWithoutCommands(WireRule):
     name = "session-kind-without-commands"
     summary = "A loaded, resumed or forked session gets no commands while a new one gets some."
     examples = (
-        Example(
-            INIT_LOAD
-            + NEW
-            + NEW_RESULT
-            + update("s1", "[" + WEB + "]")
-            + LOAD
-            + '<- {"jsonrpc":"2.0","id":2,"result":{}}\n'
-        ),
-        Example(
-            INIT_LOAD
-            + NEW
-            + NEW_RESULT
-            + update("s1", "[" + WEB + "]")
-            + LOAD
-            + '<- {"jsonrpc":"2.0","id":2,"result":{}}\n'
-            + update("s1", "[" + WEB + "]"),
-            flagged=False,
-        ),
+        Example(NEW_THEN_LOAD),
+        Example(NEW_THEN_LOAD + update("s1", "[" + WEB + "]"), flagged=False),
     )
 
     @classmethod
