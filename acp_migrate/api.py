@@ -347,18 +347,7 @@ def list_rules(*, wire: bool = True) -> list[RuleInfo]:
     from acp_migrate.engine.analysis.suppressions import UNUSED_SUPPRESSION
     from acp_migrate.rules import ALL_RULES
 
-    engine = UNUSED_SUPPRESSION
-    infos = [RuleInfo.of(rule) for rule in ALL_RULES]
-    infos.append(
-        RuleInfo(
-            code=engine.code,
-            name=engine.name,
-            summary=engine.summary,
-            fixable=engine.fixable,
-            documentation=engine.documentation.strip(),
-            examples=[Example(before=b, after=a, flagged=f, path="example.py") for b, a, f in engine.examples],
-        )
-    )
+    infos = [RuleInfo.of(rule) for rule in (*ALL_RULES, UNUSED_SUPPRESSION)]
     if not wire:
         return infos
     from acp_migrate.probe.checks import WIRE_RULES

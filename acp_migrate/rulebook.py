@@ -23,7 +23,7 @@ import re
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 RULE_MODULE = re.compile(r"acp\d{3}_\w+")
 ALL = "ALL"
@@ -109,9 +109,10 @@ class RuleInfo:
     examples: list[Example] = field(default_factory=list)
 
     @classmethod
-    def of(cls, rule: type[RuleBase]) -> RuleInfo:
+    def of(cls, rule: Any) -> RuleInfo:
+        """`rule`: a rule's class, or what declares the same (the engine's own ACP100)."""
         examples = [replace(e, path=e.path or rule.example_path) for e in rule.examples]
-        return cls(rule.code, rule.name, rule.summary, rule.fixable, rule.documentation, examples)
+        return cls(rule.code, rule.name, rule.summary, rule.fixable, rule.documentation.strip(), examples)
 
 
 # -- selection ------------------------------------------------------------------------
