@@ -154,13 +154,13 @@ def render_errors(result: ProbeResult) -> str:
     return _text(lines)
 
 
-# -- check's formats -------------------------------------------------------------------
-
-
 def _text(lines: list[str]) -> str:
     """Lines of a text format: what the agent wrote in them cannot break a line, drive
     the terminal or start a workflow command (`acp_migrate/escape.py`)."""
     return "".join(shown_line(line) + "\n" for line in lines)
+
+
+# -- check's formats -------------------------------------------------------------------
 
 
 def _note_line(note: WireFinding) -> str:

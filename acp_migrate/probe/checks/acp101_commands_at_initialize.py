@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from acp_migrate.probe.checks._prelude import NEW, NEW_RESULT, WEB, update
+from acp_migrate.probe.checks._prelude import INIT, NEW, NEW_RESULT, WEB, update
 from acp_migrate.probe.checks.base import Example, WireFinding, WireRule, finding
 from acp_migrate.probe.wire import Transcript, command_names
 
@@ -45,14 +45,7 @@ class CommandsAtInitialize(WireRule):
             '<- {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,'
             '"agentCapabilities":{"slashCommands":[' + WEB + "]}}}\n" + NEW + NEW_RESULT
         ),
-        Example(
-            '-> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}\n'
-            '<- {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{}}}\n'
-            + NEW
-            + NEW_RESULT
-            + update("s1", "[" + WEB + "]"),
-            flagged=False,
-        ),
+        Example(INIT + NEW + NEW_RESULT + update("s1", "[" + WEB + "]"), flagged=False),
     )
 
     @classmethod
