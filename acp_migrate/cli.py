@@ -28,6 +28,7 @@ from typer.core import TyperCommand
 
 from acp_migrate import __version__, api
 from acp_migrate.config import ConfigError, Options, Overrides
+from acp_migrate.probe.cli import register as register_probe
 from acp_migrate.report.colour import PLAIN, Painter, colour_enabled
 from acp_migrate.report.progress import ProgressBar, render_run_summary, stream_is_tty
 from acp_migrate.report.text import render_errors, shown
@@ -599,17 +600,7 @@ def _fix(common: Common, show_fixes: bool, exit_non_zero_on_fix: bool, *, concis
     common.exit(code)
 
 
-@app.command(
-    short_help="Start an agent over stdio; check what it sends (ACP101...).",
-    add_help_option=False,
-    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
-)
-def probe(ctx: typer.Context) -> None:
-    """acp-migrate probe [OPTIONS] [--] CMD [ARGS...]: `acp-migrate probe -h` for the options."""
-    # Its own parser (acp_migrate/probe/cli.py): the probe imports nothing of the codemod.
-    from acp_migrate.probe.cli import main as probe_main
-
-    raise typer.Exit(probe_main(ctx.args))
+register_probe(app)  # the probe's own command; `acp-migrate probe` runs it alone (__main__)
 
 
 @app.command(cls=Command, short_help="List the rules, or document one.")

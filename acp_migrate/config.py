@@ -54,6 +54,7 @@ from typing import Any
 from acp_migrate.config_files import ConfigError, ConfigFiles
 from acp_migrate.engine.analysis.suppressions import known_codes
 from acp_migrate.engine.execution.discover import DEFAULT_EXCLUDE, DEFAULT_INCLUDE, DiscoveryOptions
+from acp_migrate.rulebook import resolve_selection, unknown_selectors
 from acp_migrate.settings import ProjectStyle, RuleSettings
 from acp_migrate.style import read_style
 
@@ -62,7 +63,6 @@ PYPROJECT = "pyproject.toml"
 
 _DOTTED_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 _SELECTOR = re.compile(r"^(ALL|[A-Z]+[0-9]*)$")  # a code, a prefix of codes, or ALL
-ALL = "ALL"
 
 
 # -- values ---------------------------------------------------------------------------------
@@ -301,42 +301,12 @@ def _code_problems(lists: dict[str, Sequence[str] | None]) -> list[str]:
     if not any(lists.values()):
         return []
     known = known_codes()
-    problems = []
-    for label, selectors in lists.items():
-        for selector in selectors or ():
-            if not any(_specificity(selector, code) >= 0 for code in known):
-                problems.append(
-                    f"{label}: unknown rule code {selector!r} "
-                    f"(known: {', '.join(sorted(known))}; a prefix such as 'ACP00', or ALL, selects several)"
-                )
-    return problems
-
-
-def _specificity(selector: str, code: str) -> int:
-    """How closely `selector` matches `code`: -1 not at all, 0 for ALL, else its length."""
-    if selector == ALL:
-        return 0
-    return len(selector) if code.startswith(selector) else -1
-
-
-def resolve_selection(
-    select: Sequence[str] | None, ignore: Sequence[str], known: frozenset[str] | None = None
-) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(codes to run, codes not to run) from selectors (codes, prefixes, ALL), as ruff
-    resolves them: a code follows the most specific selector matching it, and `ignore`
-    wins a tie. No `select`: every code is selected (the first tuple is empty)."""
-    if not select and not ignore:
-        return (), ()
-    known = known_codes() if known is None else known
-
-    def best(selectors: Sequence[str], code: str) -> int:
-        return max((_specificity(s, code) for s in selectors), default=-1)
-
-    selected = tuple(code for code in sorted(known) if best(select, code) >= 0) if select else ()
-    ignored = tuple(
-        code for code in sorted(known) if (level := best(ignore, code)) >= 0 and level >= best(select or [ALL], code)
-    )
-    return selected, ignored
+    return [
+        f"{label}: unknown rule code {selector!r} "
+        f"(known: {', '.join(sorted(known))}; a prefix such as 'ACP00', or ALL, selects several)"
+        for label, selectors in lists.items()
+        for selector in unknown_selectors(selectors or (), known)
+    ]
 
 
 # -- merging ------------------------------------------------------------------------------
@@ -387,7 +357,7 @@ def merge(
     else:
         select = file.select or []
         ignore = [*(file.ignore or []), *(overrides.ignore or [])]
-    select, ignore = resolve_selection(select, ignore)
+    select, ignore = resolve_selection(select, ignore, known_codes())
 
     settings = RuleSettings(
         runtime_import=pick("runtime_import", RuleSettings().runtime_import),

@@ -80,10 +80,9 @@ def _shortest_circle(start: str, runs: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
-def import_circles(set_aside: frozenset[tuple[str, str]], imports: dict[str, set[str]] = RUNS) -> list[str]:
-    """Circles of `imports`, each `a -> b -> ... -> a`, until every module in one is
-    named (`set_aside`: imports, as (importer, imported), left out)."""
-    runs = {module: {other for other in found if (module, other) not in set_aside} for module, found in imports.items()}
+def import_circles(imports: dict[str, set[str]] = RUNS) -> list[str]:
+    """Circles of `imports`, each `a -> b -> ... -> a`, until every module in one is named."""
+    runs = imports
     circles: list[str] = []
     named: set[str] = set()
     for module in sorted(MODULES):
@@ -115,35 +114,17 @@ def test_the_runtime_shim_imports_nothing_of_the_codemod() -> None:
             assert not {name.split(".")[0] for name in imported} & {"libcst", "typer"}, module
 
 
-# Imports closing circles that other parts of issue 30, under way beside this one,
-# remove; each goes from here with its import (the second test says when).
-PENDING: dict[tuple[str, str], str] = {
-    ("acp_migrate.probe.report", "acp_migrate.report.sarif"): "the probe imports nothing of the codemod",
-    **{
-        (module, "acp_migrate.probe.checks"): "one rule system: a wire rule imports no registry"
-        for module, found in RUNS.items()
-        if module.startswith("acp_migrate.probe.checks.") and "acp_migrate.probe.checks" in found
-    },
-}
-
-
 def test_no_import_circle() -> None:
     """Of any length, lazy or for annotations only: a circle means its modules are one
     concept split apart, or one of them knows what belongs above it."""
-    assert import_circles(frozenset(PENDING)) == []
-
-
-def test_each_import_set_aside_still_closes_a_circle() -> None:
-    for (module, imported), why in PENDING.items():
-        assert imported in RUNS[module], f"{module} no longer imports {imported} ({why}): delete it from PENDING"
-        assert import_circles(frozenset(PENDING) - {(module, imported)}) != [], (module, imported, why)
+    assert import_circles() == []
 
 
 def test_the_circle_finder_finds_a_long_one() -> None:
     """The analysis room's type-only import of the execution's type closed this one."""
     codemod = "acp_migrate.engine.analysis.codemod"
     imports = {**RUNS, codemod: RUNS[codemod] | {"acp_migrate.engine.execution.modules"}}
-    assert import_circles(frozenset(PENDING), imports) == [
+    assert import_circles(imports) == [
         (
             "acp_migrate.engine.analysis -> acp_migrate.engine.analysis.codemod"
             " -> acp_migrate.engine.execution.modules -> acp_migrate.engine.analysis"
@@ -180,3 +161,23 @@ def test_the_rule_context_names_no_rule() -> None:
     allowed = {"acp_migrate.rules.base", "acp_migrate.rules.edits", "acp_migrate.rules.shared"}
     imported = _ours(MODULES["acp_migrate.rules.context"])
     assert {name for name in imported if name.startswith("acp_migrate.rules.") and name not in allowed} == set()
+
+
+SHARED_BY_PROBE_AND_CODEMOD = {"acp_migrate.rulebook", "acp_migrate.escape", "acp_migrate.sarif"}
+
+
+def test_the_probe_imports_nothing_of_the_codemod() -> None:
+    """The probe, and what it shares with the codemod (the rule system, the escaping,
+    the SARIF log), import nothing else of the package; typer only for the command,
+    pydantic only for the protocol's schema, never LibCST or the SDK."""
+    # (`python -m acp_migrate.probe` stops on signals as the command does: the entry's `stoppable`.)
+    allowed = {"acp_migrate", "acp_migrate.__main__", "acp_migrate.version"} | SHARED_BY_PROBE_AND_CODEMOD
+    for module, imported in MODULES.items():
+        if not (module.startswith("acp_migrate.probe") or module in SHARED_BY_PROBE_AND_CODEMOD):
+            continue
+        outside = {name for name in _ours(imported) if not name.startswith("acp_migrate.probe")} - allowed
+        assert outside == set(), (module, outside)
+        packages = {name.split(".")[0] for name in imported}
+        assert not packages & {"libcst", "acp"}, module
+        assert "typer" not in packages or module == "acp_migrate.probe.cli", module
+        assert "pydantic" not in packages or module == "acp_migrate.probe.schema", module

@@ -59,7 +59,7 @@ def test_prefilter_clears_near_misses():
     "rule,index,example", EXAMPLES, ids=[f"{r.code}-{i}" for r, i, _ in EXAMPLES]
 )
 def test_rule_example(rule, index, example):
-    analysis = analyze_source(example.before.encode(), path=example.path or f"example{rule.suffixes[0]}")
+    analysis = analyze_source(example.before.encode(), path=example.path or rule.example_path)
     codes = {f.code for f in analysis.findings} | {f.code for f in analysis.remaining}
     assert (rule.code in codes) == example.flagged
     if example.after is None:
@@ -67,7 +67,7 @@ def test_rule_example(rule, index, example):
     else:
         assert analysis.fixed_source is not None
         assert analysis.fixed_source.decode() == example.after
-        if (example.path or rule.suffixes[0]).endswith(".py"):
+        if (example.path or rule.example_path).endswith(".py"):
             ast.parse(example.after)
 
 
@@ -84,7 +84,7 @@ def test_every_manual_finding_shows_its_resolution():
 @pytest.mark.parametrize("rule,index,example", RESOLVED, ids=[f"{r.code}-{i}" for r, i, _ in RESOLVED])
 def test_resolved_code_is_reported_by_no_rule(rule, index, example):
     # What a person writes instead: `fix` does not produce it, and nothing is left to do.
-    path = example.path or f"example{rule.suffixes[0]}"
+    path = example.path or rule.example_path
     analysis = analyze_source(example.resolved.encode(), path=path)
     assert (analysis.findings, analysis.remaining, analysis.fixed_source) == ([], [], None)
     assert example.resolved != example.after

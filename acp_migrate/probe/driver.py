@@ -129,6 +129,8 @@ class AgentConnection:
                     start = end + 1
                     self._line(b"".join(line))
                     line = []
+                if self.overflow is not None:
+                    continue  # a cap mid-chunk: the rest is not a frame half-read, nobody waits for it
                 if start < len(chunk):
                     line.append(chunk[start:])
                 if any(line):

@@ -9,11 +9,10 @@ from __future__ import annotations
 import json
 import textwrap
 from collections.abc import Sequence
-from dataclasses import asdict
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from acp_migrate.api import RuleInfo
+    from acp_migrate.rulebook import RuleInfo
 
 RUNTIME_DOC = "docs/runtime.md"
 
@@ -33,12 +32,27 @@ def render_rule_table(rules: Sequence[RuleInfo]) -> str:
     return "".join(line + "\n" for line in lines)
 
 
+def _rule_dict(rule: RuleInfo) -> dict[str, Any]:
+    examples = [
+        {"before": e.before, "after": e.after, "flagged": e.flagged, "suffix": e.suffix, "resolved": e.resolved}
+        for e in rule.examples
+    ]
+    return {
+        "code": rule.code,
+        "name": rule.name,
+        "summary": rule.summary,
+        "fixable": rule.fixable,
+        "documentation": rule.documentation,
+        "examples": examples,
+    }
+
+
 def render_rule_table_json(rules: Sequence[RuleInfo]) -> str:
-    return json.dumps([asdict(rule) for rule in rules], indent=2) + "\n"
+    return json.dumps([_rule_dict(rule) for rule in rules], indent=2) + "\n"
 
 
 def render_rule_json(rule: RuleInfo) -> str:
-    return json.dumps(asdict(rule), indent=2) + "\n"
+    return json.dumps(_rule_dict(rule), indent=2) + "\n"
 
 
 def render_rule_doc(rule: RuleInfo) -> str:
@@ -52,7 +66,7 @@ def render_rule_doc(rule: RuleInfo) -> str:
     if rule.examples:
         parts.append("## Examples")
     for number, example in enumerate(rule.examples, start=1):
-        language = {".md": "markdown", ".markdown": "markdown", ".rst": "rst", ".jsonl": "text"}.get(example.suffix, "python")
+        language = example.language
         fence = "~~~" if "```" in example.before + (example.after or "") + (example.resolved or "") else "```"
         if not example.flagged:
             parts.append(f"Example {number}, not reported:")

@@ -1,4 +1,5 @@
-"""What a rule is: its declarations, its examples, and the reports and edits it makes.
+"""What a codemod rule is: its declarations, and the reports and edits it makes (what
+every rule declares, wire rules too, and its examples: `acp_migrate/rulebook.py`).
 
 A rule is a class with LibCST-style `visit_<Node>` / `leave_<Node>` methods. The
 engine runs every rule in one traversal; rules never edit the tree themselves, they
@@ -14,6 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
+
+from acp_migrate.rulebook import Example as Example  # the rule modules' examples
+from acp_migrate.rulebook import RuleBase
 
 # What a rule makes: in its own module, which `FileContext` records without this one.
 from acp_migrate.rules.edits import Edits as Edits
@@ -38,31 +42,11 @@ PARSING_METHODS = frozenset({"model_validate", "model_validate_json"})
 SCREEN_CONTEXTS = frozenset({NOT_HASATTR, NOT_IN, PARSED_DICT_KEY})
 
 
-@dataclass
-class Example:
-    """Code shown by the rule's docs and checked by the tests.
+class Rule(RuleBase):
+    """One legacy pattern. The engine reads only these declarations (and `RuleBase`'s:
+    code, name, summary, fixable, examples) before a file is parsed, and never names a
+    rule: the registry (`rules/__init__.py`) finds them."""
 
-    `flagged`: whether the rule reports it. `after`: what `fix` makes of it (None: unchanged).
-    `resolved`: for a finding `fix` leaves to a person, what that person writes instead
-    (never produced by `fix`; the tests check that no rule reports it).
-    """
-
-    before: str
-    after: str | None = None
-    flagged: bool = True
-    # The file the example stands for (None: `example.py`); ACP008 reads test files only.
-    path: str | None = None
-    resolved: str | None = None
-
-
-class Rule:
-    """One legacy pattern. The engine reads only these declarations before a file is
-    parsed, and never names a rule: the registry (`rules/__init__.py`) finds them."""
-
-    code: ClassVar[str]
-    name: ClassVar[str]
-    summary: ClassVar[str]
-    fixable: ClassVar[bool]
     # Byte strings one of which every file this rule can report on contains: a file
     # holding none is not a candidate for it (the byte prefilter is their union).
     triggers: ClassVar[tuple[bytes, ...]] = ()
@@ -91,7 +75,11 @@ class Rule:
     # Names (fnmatch patterns, any case) of files or folders the rule leaves alone though
     # it reads their suffix: a text rule's historical documents (`rfcs`, `CHANGELOG*`).
     skipped_names: ClassVar[tuple[str, ...]] = ()
-    examples: ClassVar[tuple[Example, ...]] = ()
+
+    def __init_subclass__(cls, **keywords: object) -> None:
+        super().__init_subclass__(**keywords)
+        if "example_path" not in vars(cls):  # an example stands for a file the rule reads
+            cls.example_path = f"example{cls.suffixes[0]}"
 
     def __init__(self, context: FileContext) -> None:
         self.context = context
