@@ -14,8 +14,6 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from acp_migrate.rulebook import RuleInfo
 
-RUNTIME_DOC = "docs/runtime.md"
-
 # The list reads on an 80-column terminal: each rule's summary wraps below its code.
 WIDTH = 80
 SUMMARY_INDENT = " " * 8
@@ -79,6 +77,6 @@ def render_rule_doc(rule: RuleInfo) -> str:
             parts.append("After `acp-migrate fix`:")
             parts.append(f"{fence}{language}\n{example.after}{fence}")
         if example.resolved is not None:
-            parts.append(f"Resolved by a person (`fix` does not write this; see {RUNTIME_DOC}):")
+            parts.append("Resolved by a person (`fix` does not write this):")
             parts.append(f"{fence}{language}\n{example.resolved}{fence}")
     return "\n\n".join(parts) + "\n"
