@@ -103,7 +103,7 @@ def test_rule_docs_render_the_resolved_code():
         assert resolved and doc.count("Resolved by a person") == len(resolved)
         for text in resolved:
             assert text in doc
-        assert "docs/" not in doc  # a pip user has no repository files
+        assert "docs/runtime.md" not in doc  # a pip user has no repository files
         rendered = json.loads(render_rule_json(info))["examples"]
         assert [example["resolved"] for example in rendered if example["resolved"]] == resolved
     # A fixable rule's doc shows fix's output, and no hand-written resolution.
