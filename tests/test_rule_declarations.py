@@ -3,7 +3,7 @@
 The registry finds every `acpNNN_*` module; the engine builds the prefilter, discovery's
 suffixes, check's hollowing and the configuration's codes from the rules' declarations,
 without importing LibCST, and names no rule. Adding a rule is one new file
-(docs/ARCHITECTURE.md, "Where a rule lives"): the last test does just that.
+(docs/ARCHITECTURE.md, "Rules"): the last test does just that.
 """
 
 from __future__ import annotations
