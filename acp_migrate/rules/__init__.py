@@ -16,7 +16,9 @@ from acp_migrate.rules.base import Rule
 
 ALL_RULES: tuple[type[Rule], ...] = find_rules(__name__, __path__, Rule)
 
-PYTHON_RULES = tuple(rule for rule in ALL_RULES if ".py" in rule.suffixes)
+# The rules that visit a Python file's tree; census rules read CPython's (engine/analysis/census.py).
+PYTHON_RULES = tuple(rule for rule in ALL_RULES if ".py" in rule.suffixes and not rule.census)
+CENSUS_RULES = tuple(rule for rule in ALL_RULES if rule.census)
 
 RULES_BY_CODE = {rule.code: rule for rule in ALL_RULES}
 

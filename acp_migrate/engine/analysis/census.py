@@ -1,0 +1,246 @@
+"""The census: every mention of a legacy word a file still holds once the rules are done
+is explained, or reported. Exit 0 means none is left unexplained.
+
+A census rule (`Rule.census`) declares the words (`screen_words`), the files
+(`suffixes`) and the contexts in which a word is no site (`screen_harmless`, the
+screen's vocabulary: an absence assertion, old JSON given to `model_validate`, a
+client stripping the key from an old agent's answer). The census lists the mentions
+of those words in one file, drops those standing on a line another finding covers (a
+rule is already saying something there) and reports the rest as the census rule's
+finding, not fixable. In `fix` it reads a written file on the read-back
+(`engine/execution/postcondition.py`), so what it judges is what fix leaves.
+
+A mention is what can carry the field, not a name a project chose: in Python a
+keyword argument, an attribute, a `str` constant equal to a word (a key, `getattr`'s
+name), a field declared in a class body (a settings model whose dump is splatted into
+the capabilities: the list flows through it), and a doctest line; in a notebook the
+same in its code cells; in Markdown and reST the code blocks (Python blocks read as
+Python); in JSON, YAML and snapshot files (`.ambr`) every line holding a word.
+Prose and comments are not: they describe, they carry nothing.
+
+It runs on CPython's tree, never LibCST, and only on a file holding a trigger token.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from acp_migrate.engine.analysis.screen import harmless_constants
+
+# (line, column, end column), 1-based, of one mention.
+Mention = tuple[int, int, int]
+
+_MARKDOWN = (".md", ".markdown")
+_RST = (".rst",)
+_PYTHON = (".py", ".pyi")
+_NOTEBOOK = (".ipynb",)
+_PYTHON_INFOS = frozenset({"python", "py", "python3", "pycon", "ipython", "pyi"})
+_FENCE = re.compile(r"^[ \t]*(```+|~~~+)[ \t]*([^\n`]*)$")
+_RST_CODE = re.compile(r"^([ \t]*)\.\.[ \t]+(?:code-block|code|sourcecode)::[ \t]*(\S*)[ \t]*$")
+_DOCTEST = re.compile(r"^[ \t]*(?:>>>|\.\.\.)")
+# IPython's magics and shell escapes: blanked before a notebook cell is parsed.
+_MAGIC = re.compile(r"^[ \t]*[%!]")
+
+
+def census_mentions(
+    text: str, suffix: str, words: frozenset[str], harmless: frozenset[str], splats: frozenset[str]
+) -> list[Mention]:
+    """The mentions of `words` in the document `text` of kind `suffix`, less those in
+    `harmless` contexts; in a module splatting a dump into one of `splats`, its classes' fields."""
+    pattern = _word_pattern(words)
+    if suffix in _PYTHON:  # the rules read its code: the census, what they cannot see
+        return _python(text, pattern, words, harmless, 0, splats=splats)
+    if suffix in _NOTEBOOK:
+        return _notebook(text, pattern, words, harmless)
+    if suffix in _MARKDOWN or suffix in _RST:
+        return _blocks(text, suffix, pattern, words, harmless)
+    return _lines(text.splitlines(), pattern, 0)
+
+
+def uncovered(mentions: Iterable[Mention], covered: Iterable[tuple[int, int]]) -> list[Mention]:
+    """The mentions on no line of the (first, last) line ranges `covered`."""
+    lines = {line for first, last in covered for line in range(first, last + 1)}
+    return [mention for mention in mentions if mention[0] not in lines]
+
+
+def _word_pattern(words: frozenset[str]) -> re.Pattern[str]:
+    alternatives = "|".join(re.escape(word) for word in sorted(words))
+    return re.compile(rf"(?<![A-Za-z0-9_])(?:{alternatives})(?![A-Za-z0-9_])")
+
+
+def _lines(lines: list[str], pattern: re.Pattern[str], offset: int) -> list[Mention]:
+    """Every line holding a word, at its first one (a data file, a block not Python)."""
+    found = []
+    for number, line in enumerate(lines, offset + 1):
+        match = pattern.search(line)
+        if match is not None:
+            found.append((number, match.start() + 1, match.end() + 1))
+    return found
+
+
+def _python(text: str, pattern, words, harmless, offset: int, splats: frozenset[str] | None = None) -> list[Mention]:
+    """The mentions in Python source `text` whose line 1 is line `offset + 1` of the file;
+    source CPython cannot read (a sketch, newer syntax) counts line by line. With
+    `splats` (a module the rules read), only what no rule sees: doctests, and a model's
+    field where the module splats a dump into one of `splats`."""
+    import ast
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = compile(text, "<census>", "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        # A module the rules read: their analysis reports the error.
+        return _lines(text.splitlines(), pattern, offset) if splats is None else []
+    if splats is not None:
+        return _unseen(tree, pattern, words, offset, splats)
+    found: list[Mention] = []
+    skipped: set[int] = set()
+    seen: dict = {}
+    stack: list = [(tree, tree)]
+    while stack:  # as the screen walks (screen.py): each node with its scope
+        node, scope = stack.pop()
+        if harmless:
+            for constant, context in harmless_constants(node, scope, harmless, seen):
+                if constant.value in words:
+                    skipped.add(id(constant))
+        found += _node_mentions(node, pattern, words, skipped)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            scope = node
+        elif isinstance(node, ast.ClassDef):
+            scope = None
+        stack += [(child, scope) for child in ast.iter_child_nodes(node)]
+    return sorted({(line + offset, start, end) for line, start, end in found})
+
+
+def _unseen(tree, pattern, words, offset: int, splats: frozenset[str]) -> list[Mention]:
+    """In a module the rules read: its doctests, and its classes' fields when a dump is
+    splatted into one of `splats` (`AgentCapabilities(**settings.model_dump())`)."""
+    import ast
+
+    splats = any(
+        isinstance(node, ast.Call)
+        and _called_name(node.func) in splats
+        and any(keyword.arg is None and not isinstance(keyword.value, ast.Dict) for keyword in node.keywords)
+        for node in ast.walk(tree)
+    )
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and ">>>" in node.value:
+            found += _node_mentions(node, pattern, words, set())
+        elif splats and isinstance(node, ast.ClassDef):
+            found += _node_mentions(node, pattern, words, set())
+    return sorted({(line + offset, start, end) for line, start, end in found})
+
+
+def _called_name(func) -> str | None:
+    import ast
+
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+
+
+def _node_mentions(node, pattern, words, skipped: set[int]) -> list[Mention]:
+    import ast
+
+    if isinstance(node, ast.keyword) and node.arg in words:
+        return [(node.lineno, node.col_offset + 1, node.col_offset + 1 + len(node.arg))]
+    if isinstance(node, ast.Attribute) and node.attr in words:
+        return [(node.end_lineno, node.end_col_offset + 1 - len(node.attr), node.end_col_offset + 1)]
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        if node.value in words:
+            return [] if id(node) in skipped else [(node.lineno, node.col_offset + 1, node.end_col_offset + 1)]
+        if ">>>" in node.value:  # a doctest: its lines, counted from the string's first
+            return [
+                (node.lineno + index, 1, 1)
+                for index, line in enumerate(node.value.splitlines())
+                if _DOCTEST.match(line) and pattern.search(line)
+            ]
+        return []
+    if isinstance(node, ast.ClassDef):  # a declared field: `slash_commands: list[...] = []`
+        targets = [s.target for s in node.body if isinstance(s, ast.AnnAssign)]
+        targets += [t for s in node.body if isinstance(s, ast.Assign) for t in s.targets]
+        return [
+            (t.lineno, t.col_offset + 1, t.end_col_offset + 1) for t in targets if isinstance(t, ast.Name) and t.id in words
+        ]
+    return []
+
+
+def _blocks(text: str, suffix: str, pattern, words, harmless) -> list[Mention]:
+    """The mentions in the Python blocks of a Markdown or reST document (its JSON blocks and
+    prose are the document rules')."""
+    lines = text.splitlines()
+    found: list[Mention] = []
+    for first, body, language in _code_blocks(lines, suffix):
+        block = "\n".join(body)
+        if not pattern.search(block):
+            continue
+        if language in _PYTHON_INFOS:
+            found += _python(_dedent(block), pattern, words, harmless, first)
+    return found
+
+
+def _code_blocks(lines: list[str], suffix: str):
+    """(index of the block's first line, its lines, its language) of each code block."""
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        fence = _FENCE.match(line) if suffix in _MARKDOWN else None
+        directive = _RST_CODE.match(line) if suffix in _RST else None
+        if fence is not None:
+            end = index + 1
+            while end < len(lines) and not lines[end].strip().startswith(fence.group(1)):
+                end += 1
+            yield index + 1, lines[index + 1 : end], fence.group(2).split()[0].lower() if fence.group(2).strip() else ""
+            index = end + 1
+        elif directive is not None or (suffix in _RST and line.rstrip().endswith("::")):
+            indent = len(directive.group(1)) if directive is not None else len(line) - len(line.lstrip())
+            end = index + 1
+            while end < len(lines) and (
+                not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) > indent
+            ):
+                end += 1
+            language = directive.group(2).lower() if directive is not None else ""
+            yield index + 1, lines[index + 1 : end], language
+            index = end
+        else:
+            index += 1
+
+
+def _dedent(block: str) -> str:
+    import textwrap
+
+    # A reST block's options (`:linenos:`) stand where code would: blank them, keeping lines.
+    return textwrap.dedent("\n".join("" if line.strip().startswith(":") else line for line in block.splitlines()))
+
+
+def _notebook(text: str, pattern, words, harmless) -> list[Mention]:
+    """The mentions in a notebook's code cells, at the file's lines holding them."""
+    import json
+
+    try:
+        cells = json.loads(text).get("cells", [])
+    except (ValueError, AttributeError):
+        return _lines(text.splitlines(), pattern, 0)
+    file_lines = text.splitlines()
+    cursor = 0
+    found: list[Mention] = []
+    for cell in cells:
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        source = cell.get("source", "")
+        source = "".join(source) if isinstance(source, list) else str(source)
+        cell_lines = source.splitlines()
+        blanked = "\n".join("" if _MAGIC.match(line) else line for line in cell_lines)
+        for line, _, _ in _python(blanked, pattern, words, harmless, 0):
+            # The file's line: the next one spelling this source line as JSON does.
+            spelled = json.dumps(cell_lines[line - 1])[1:-1]
+            for number in range(cursor, len(file_lines)):
+                column = file_lines[number].find(spelled)
+                if column != -1 and pattern.search(file_lines[number]):
+                    match = pattern.search(file_lines[number], column)
+                    found.append((number + 1, match.start() + 1, match.end() + 1))
+                    cursor = number + 1
+                    break
+    return found

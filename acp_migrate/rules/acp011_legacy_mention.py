@@ -1,0 +1,79 @@
+"""ACP011 legacy-mention: a mention of the removed field that no rule migrated or explained.
+
+The census behind exit 0: once the other rules are done (in `fix`, on the files it
+wrote, read back), every mention of `slash_commands` / `slashCommands` left in the
+files of the run either stands where another finding already speaks, or in a context
+that shows it is no ACP site, or is reported here. So `fix` exits 0 only when nothing
+that could carry the commands is left behind silently.
+
+Counted: in Python (modules, stubs, doctests in docstrings, notebooks' code cells, the
+Python blocks of Markdown and reST) a keyword argument, an attribute, a string equal to
+the field's name, a field declared in a class body (a settings model: splatted into
+`AgentCapabilities(**settings.capabilities.model_dump())`, its list is advertised at
+`initialize`); in the other blocks of Markdown and reST, and in JSON, YAML and
+snapshot files (syrupy's `.ambr`), every line holding the name. Prose, comments and a
+name the project chose for its own variable or function are not counted.
+
+Not counted, being no ACP site: an assertion of absence (`not hasattr(caps,
+"slash_commands")`, `"slashCommands" not in caps`), old JSON kept for compatibility
+(a key of a dict given to `model_validate`), a client or proxy stripping the key from
+an old agent's answer (`caps.pop("slashCommands", None)`).
+
+Resolving it: move what the mention carries to the agent's per-session commands
+(`acp-migrate rules ACP005`), update the test or snapshot to what a session now
+receives, or suppress a deliberate one (`# acp-migrate: ignore[ACP011]`).
+"""
+
+from __future__ import annotations
+
+from acp_migrate.rules.base import NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, POPPED_KEY, Example, Rule
+from acp_migrate.rules.shared import CAPABILITY_CLASSES, LEGACY_KEYS, LEGACY_TOKENS
+
+
+class LegacyMention(Rule):
+    code = "ACP011"
+    name = "legacy-mention"
+    summary = "legacy mention not migrated"
+    fixable = False
+    census = True
+    census_splats = CAPABILITY_CLASSES
+    triggers = LEGACY_TOKENS
+    screen_words = LEGACY_KEYS
+    screen_harmless = frozenset({NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, POPPED_KEY})
+    suffixes = (".py", ".pyi", ".ipynb", ".md", ".rst", ".json", ".yaml", ".yml", ".ambr")
+    examples = (
+        Example(
+            before=(
+                "from acp.schema import AgentCapabilities\n"
+                "from pydantic import BaseModel\n"
+                "\n"
+                "\n"
+                "class CapabilitySettings(BaseModel):\n"
+                "    load_session: bool = True\n"
+                "    slash_commands: list[dict] = []\n"
+                "\n"
+                "\n"
+                "def capabilities(settings: CapabilitySettings) -> AgentCapabilities:\n"
+                "    return AgentCapabilities(**settings.model_dump())\n"
+            ),
+            resolved=(
+                "from acp.schema import AgentCapabilities\n"
+                "from pydantic import BaseModel\n"
+                "\n"
+                "\n"
+                "class CapabilitySettings(BaseModel):\n"
+                "    load_session: bool = True\n"
+                "\n"
+                "\n"
+                "def capabilities(settings: CapabilitySettings) -> AgentCapabilities:\n"
+                "    return AgentCapabilities(**settings.model_dump())\n"
+            ),
+        ),
+        Example(
+            before='{"agentCapabilities": {"loadSession": true, "slashCommands": []}}\n',
+            path="tests/fixtures/initialize.json",
+            resolved='{"agentCapabilities": {"loadSession": true}}\n',
+        ),
+        Example(before='def test_stripped(caps):\n    caps.pop("slashCommands", None)\n', flagged=False),
+        Example(before="slash_commands = load()  # the project's own name\n", flagged=False),
+    )
