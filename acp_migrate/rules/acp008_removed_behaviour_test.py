@@ -70,6 +70,7 @@ class RemovedBehaviourTest(Rule):
     name = "removed-behaviour-test"
     summary = "A test of the removed `slash_commands` field is rewritten to test the per-session advertisement, or removed."
     fixable = True
+    tests_behaviour = True
     triggers = LEGACY_TOKENS
     screen_words = LEGACY_KEYS
     # assertions of absence and old-JSON fixtures are no test of the removed field

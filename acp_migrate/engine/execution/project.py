@@ -1,11 +1,18 @@
-"""The decision a run makes about the whole project before it writes a file that
-depends on it: may a schema the project owns lose the legacy field?
+"""What a run decides about the whole project, reading files outside its paths.
+
+Before it writes a file that depends on it: may a schema the project owns lose the
+legacy field?
 
 Only when no caller that passes or reads the field is left after the run. A caller is left
 when it is suppressed, deselected, cannot be fixed, or lies outside the run (in the
 project root, but not among the files given: `fix schema.py` alone, as the pre-commit
 hook runs it). Files whose analysis needs this decision (`SourceAnalysis.needs_project`)
 are analysed first without it and written only once it is made (`runner.run`).
+
+After it has written: which tests outside the run assert the behaviour it changed
+(`tests_left_behind`)? A run fixing only `agent.py` stops advertising its commands
+at `initialize`; a test elsewhere asserting that list then fails. Each is named with
+exit 1 (its test rule's finding), so a one-file run never leaves failing tests behind.
 
 The project root is the configuration's folder, else the nearest folder above the
 first path that holds `.git` or `pyproject.toml`, else the first path's folder.
@@ -21,10 +28,13 @@ from acp_migrate.engine.analysis import analyze_source, needs_libcst
 from acp_migrate.engine.execution.discover import DiscoveryOptions, iter_files
 from acp_migrate.engine.execution.files import read_source
 from acp_migrate.engine.execution.modules import file_system_modules
-from acp_migrate.findings import Finding, SourceError
+from acp_migrate.findings import Finding, SourceAnalysis, SourceError
+from acp_migrate.results import FileOutcome
 from acp_migrate.settings import ProjectFacts, RuleSettings
 
 Callers = Iterable[tuple[Finding, "str | None"]]
+# How a test outside a run that changed what it asserts is named.
+LEFT_BEHIND = "not in this run, which changed"
 
 
 def project_root(paths: Sequence[str | os.PathLike[str]], options: DiscoveryOptions | None) -> str:
@@ -67,30 +77,68 @@ def decide(
             if why is not None:
                 left.append(f"{finding.path}:{finding.line} ({why})")
 
-    covered = any(root == path or root.startswith(path.rstrip(os.sep) + os.sep) for path in run_paths)
     for path, callers in sorted(run_files.items()):
         # A deselected rule did not run in this run: ask the file with every rule.
         note(_callers_of(path, every_rule, cwd) if deselecting else callers, None)
-    if not covered:
-        for path in sorted(iter_files([root], options, [])):
-            if path not in run_files:
-                note(_callers_of(path, every_rule, cwd), "not in this run")
+    for path in _outside(root, run_paths, run_files, options):
+        note(_callers_of(path, every_rule, cwd), "not in this run")
     return ProjectFacts(schema_kept_by=tuple(left), run_paths=tuple(run_paths))
 
 
+def tests_left_behind(
+    *,
+    root: str,
+    run_paths: Sequence[str],
+    run_files: Iterable[str],
+    changed: Sequence[str],
+    settings: RuleSettings,
+    options: DiscoveryOptions | None,
+    cwd: str,
+) -> list[FileOutcome]:
+    """An outcome for each file in the project root but outside the run holding tests of
+    the behaviour the run changed (in the files `changed`, as shown): their test rule's
+    findings (`Rule.tests_behaviour`), not fixable, saying so."""
+    from acp_migrate.rules import BEHAVIOUR_TEST_CODES
+
+    codes = {code for code in BEHAVIOUR_TEST_CODES if settings.enabled(code)}
+    outcomes = []
+    for path in _outside(root, run_paths, run_files, options) if codes else ():
+        analysis = _analysis_of(path, settings, cwd)
+        tests = [finding for finding in analysis.findings if finding.code in codes] if analysis else []
+        if tests:
+            # One line a file: the file is what the run needs to take in.
+            why = f"{LEFT_BEHIND} {', '.join(changed)}: fix it in the same run; {tests[0].message}"
+            named = [replace(tests[0], message=why, fixable=False)]
+            outcomes.append(FileOutcome(path=named[0].path, findings=named, remaining=named))
+    return outcomes
+
+
+def _outside(root: str, run_paths: Sequence[str], run_files: Iterable[str], options: DiscoveryOptions | None):
+    """The files of the project root the run did not read (none when its paths cover the root)."""
+    if any(root == path or root.startswith(path.rstrip(os.sep) + os.sep) for path in run_paths):
+        return []
+    inside = set(run_files)
+    return [path for path in sorted(iter_files([root], options, [])) if path not in inside]
+
+
 def _callers_of(path: str, settings: RuleSettings, cwd: str) -> Callers:
-    """The callers of an owned schema in the file at `path`: only a file the screen
-    passes can hold one, and its findings are all that is needed (check's analysis,
-    which computes no fixed source)."""
+    """The callers of an owned schema in the file at `path`."""
+    analysis = _analysis_of(path, settings, cwd)
+    return analysis.callers if analysis is not None else []
+
+
+def _analysis_of(path: str, settings: RuleSettings, cwd: str) -> SourceAnalysis | None:
+    """check's analysis of the Python file at `path` (no fixed source computed); None
+    for a file the screen clears, as no rule reports on it, or one that cannot be read."""
     try:
         source = read_source(path)
     except Exception:  # unreadable: the run reports it if it is the run's
-        return []
+        return None
     if not needs_libcst(source, path):
-        return []
+        return None
     display = os.path.relpath(path, cwd) if path.startswith(cwd + os.sep) else path
     try:
-        analysis = analyze_source(
+        return analyze_source(
             source,
             path=display,
             fix=False,
@@ -99,5 +147,4 @@ def _callers_of(path: str, settings: RuleSettings, cwd: str) -> Callers:
             project=ProjectFacts(),
         )
     except SourceError:
-        return []
-    return analysis.callers
+        return None

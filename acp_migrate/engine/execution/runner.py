@@ -158,6 +158,7 @@ def run(
         outcomes, facts = _decide_and_redo(outcomes, template, paths, discovery_options, cwd)
     if mode is Mode.FIX:
         outcomes = [_read_back(outcome, template, cwd, facts) for outcome in outcomes]
+        outcomes += _tests_left_behind(outcomes, template, paths, discovery_options, cwd)
     if leftovers:
         remove_leftovers(leftovers)  # a killed run's: once this run's writes are done
     return RunResult(
@@ -196,6 +197,32 @@ def _decide_and_redo(
         if o.deferred
     }
     return [redone.get(path, o) for path, o in absolute.items()], facts
+
+
+def _tests_left_behind(
+    outcomes: list[FileOutcome],
+    template: FileJob,
+    paths: Sequence[str | os.PathLike[str]],
+    discovery_options: DiscoveryOptions | None,
+    cwd: str,
+) -> list[FileOutcome]:
+    """The tests outside the run asserting what it changed (engine/execution/project.py):
+    it changed a behaviour when it wrote a file fixing a place that passes or reads the
+    legacy field."""
+    from acp_migrate.engine.execution.project import project_root, tests_left_behind
+
+    changed = [o.path for o in outcomes if o.written and any(why is None for _, why in o.callers)]
+    if not changed:
+        return []
+    return tests_left_behind(
+        root=project_root(list(paths) or ["."], discovery_options),
+        run_paths=[os.path.abspath(p) for p in (paths or ["."])],
+        run_files=[os.path.abspath(os.path.join(cwd, o.path)) for o in outcomes],
+        changed=changed,
+        settings=template.settings,
+        options=discovery_options,
+        cwd=cwd,
+    )
 
 
 def _read_back(outcome: FileOutcome, template: FileJob, cwd: str, facts: ProjectFacts | None) -> FileOutcome:
