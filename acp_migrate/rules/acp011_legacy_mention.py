@@ -74,6 +74,12 @@ class LegacyMention(Rule):
             path="tests/fixtures/initialize.json",
             resolved='{"agentCapabilities": {"loadSession": true}}\n',
         ),
-        Example(before='def test_stripped(caps):\n    caps.pop("slashCommands", None)\n', flagged=False),
-        Example(before="slash_commands = load()  # the project's own name\n", flagged=False),
+        Example(
+            before='```python\ncaps = answer["agentCapabilities"]\ncaps.pop("slashCommands", None)  # an old agent\'s\n```\n',
+            path="docs/proxy.md",
+            flagged=False,
+        ),
+        Example(
+            before="```python\nslash_commands = load()  # the project's own name\n```\n", path="docs/setup.md", flagged=False
+        ),
     )
