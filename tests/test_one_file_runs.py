@@ -15,26 +15,21 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_golden_test_suites import _pytest
 
 pytestmark = pytest.mark.slow  # the command and the example's test suite, in processes
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "legacy_agent"
 CLI = Path(sys.executable).parent / "acp-migrate"
 FILES = sorted(p.relative_to(EXAMPLE).as_posix() for p in EXAMPLE.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
-FAILED = re.compile(r"^(?:FAILED|ERROR) (tests/[^:\s]+\.py)", re.MULTILINE)
+FAILED = re.compile(r"^(tests/[^:\s]+\.py)::\S+ (?:FAILED|ERROR)", re.MULTILINE)
 NAMED = re.compile(r"^(tests/[^:\s]+\.py):\d+:\d+: ACP\d+ not in this run, which changed ", re.MULTILINE)
 
 
 def _failing_test_files(folder: Path) -> set[str]:
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", "-rfE", "tests"],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    failing = set(FAILED.findall(result.stdout))
-    assert (result.returncode == 0) == (not failing), result.stdout + result.stderr
+    code, _, output = _pytest(folder)
+    failing = set(FAILED.findall(output))
+    assert (code == 0) == (not failing), output
     return failing
 
 

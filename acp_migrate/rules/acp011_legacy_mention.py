@@ -29,6 +29,21 @@ from __future__ import annotations
 from acp_migrate.rules.base import NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, POPPED_KEY, Example, Rule
 from acp_migrate.rules.shared import CAPABILITY_CLASSES, LEGACY_KEYS, LEGACY_TOKENS
 
+# A settings model whose dump is splatted into the capabilities, with `field` among its fields.
+_SETTINGS = (
+    "from acp.schema import AgentCapabilities\n"
+    "from pydantic import BaseModel\n"
+    "\n"
+    "\n"
+    "class CapabilitySettings(BaseModel):\n"
+    "    load_session: bool = True\n"
+    "{field}"
+    "\n"
+    "\n"
+    "def capabilities(settings: CapabilitySettings) -> AgentCapabilities:\n"
+    "    return AgentCapabilities(**settings.model_dump())\n"
+)
+
 
 class LegacyMention(Rule):
     code = "ACP011"
@@ -43,31 +58,8 @@ class LegacyMention(Rule):
     suffixes = (".py", ".pyi", ".ipynb", ".md", ".rst", ".json", ".yaml", ".yml", ".ambr")
     examples = (
         Example(
-            before=(
-                "from acp.schema import AgentCapabilities\n"
-                "from pydantic import BaseModel\n"
-                "\n"
-                "\n"
-                "class CapabilitySettings(BaseModel):\n"
-                "    load_session: bool = True\n"
-                "    slash_commands: list[dict] = []\n"
-                "\n"
-                "\n"
-                "def capabilities(settings: CapabilitySettings) -> AgentCapabilities:\n"
-                "    return AgentCapabilities(**settings.model_dump())\n"
-            ),
-            resolved=(
-                "from acp.schema import AgentCapabilities\n"
-                "from pydantic import BaseModel\n"
-                "\n"
-                "\n"
-                "class CapabilitySettings(BaseModel):\n"
-                "    load_session: bool = True\n"
-                "\n"
-                "\n"
-                "def capabilities(settings: CapabilitySettings) -> AgentCapabilities:\n"
-                "    return AgentCapabilities(**settings.model_dump())\n"
-            ),
+            before=_SETTINGS.format(field="    slash_commands: list[dict] = []\n"),
+            resolved=_SETTINGS.format(field=""),
         ),
         Example(
             before='{"agentCapabilities": {"loadSession": true, "slashCommands": []}}\n',
