@@ -52,7 +52,8 @@ class LegacyMention(Rule):
     fixable = False
     census = True
     census_splats = CAPABILITY_CLASSES
-    triggers = LEGACY_TOKENS
+    # The legacy words, and a splat into the capabilities (its model may be another module's).
+    triggers = (*LEGACY_TOKENS, *(f"{name}(**".encode() for name in sorted(CAPABILITY_CLASSES)))
     screen_words = LEGACY_KEYS
     screen_harmless = frozenset({NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, POPPED_KEY})
     suffixes = (".py", ".pyi", ".ipynb", ".md", ".rst", ".json", ".yaml", ".yml", ".ambr")

@@ -24,12 +24,25 @@ It runs on CPython's tree, never LibCST, and only on a file holding a trigger to
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
 from acp_migrate.engine.analysis.screen import harmless_constants
 
-# (line, column, end column), 1-based, of one mention.
-Mention = tuple[int, int, int]
+
+class Mention(NamedTuple):
+    """Where a mention is (1-based), and what it is when its line does not show it."""
+
+    line: int
+    column: int
+    end_column: int
+    note: str = ""
+
+
+# A splat carrying the list (`_unseen`).
+SPLAT_NOTE = "a model declaring the field is splatted here, so its list is still advertised at initialize"
+# The source of a module (dotted, relative with leading dots) the file imports, or None.
+Imported = Callable[[str], "bytes | None"]
 
 _MARKDOWN = (".md", ".markdown")
 _RST = (".rst",)
@@ -44,13 +57,19 @@ _MAGIC = re.compile(r"^[ \t]*[%!]")
 
 
 def census_mentions(
-    text: str, suffix: str, words: frozenset[str], harmless: frozenset[str], splats: frozenset[str]
+    text: str,
+    suffix: str,
+    words: frozenset[str],
+    harmless: frozenset[str],
+    splats: frozenset[str],
+    imported: Imported = lambda name: None,
 ) -> list[Mention]:
     """The mentions of `words` in the document `text` of kind `suffix`, less those in
-    `harmless` contexts; in a module splatting a dump into one of `splats`, its classes' fields."""
+    `harmless` contexts; in a Python module, splats of a dump into one of `splats` of a
+    model declaring a word (`imported`: the source of a module it imports, or None)."""
     pattern = _word_pattern(words)
     if suffix in _PYTHON:  # the rules read its code: the census, what they cannot see
-        return _python(text, pattern, words, harmless, 0, splats=splats)
+        return _python(text, pattern, words, harmless, 0, splats=splats, imported=imported)
     if suffix in _NOTEBOOK:
         return _notebook(text, pattern, words, harmless)
     if suffix in _MARKDOWN or suffix in _RST:
@@ -75,15 +94,17 @@ def _lines(lines: list[str], pattern: re.Pattern[str], offset: int) -> list[Ment
     for number, line in enumerate(lines, offset + 1):
         match = pattern.search(line)
         if match is not None:
-            found.append((number, match.start() + 1, match.end() + 1))
+            found.append(Mention(number, match.start() + 1, match.end() + 1))
     return found
 
 
-def _python(text: str, pattern, words, harmless, offset: int, splats: frozenset[str] | None = None) -> list[Mention]:
+def _python(
+    text: str, pattern, words, harmless, offset: int, splats: frozenset[str] | None = None, imported: Imported | None = None
+) -> list[Mention]:
     """The mentions in Python source `text` whose line 1 is line `offset + 1` of the file;
     source CPython cannot read (a sketch, newer syntax) counts line by line. With
-    `splats` (a module the rules read), only what no rule sees: doctests, and a model's
-    field where the module splats a dump into one of `splats`."""
+    `splats` (a module the rules read), only what no rule sees: doctests, and splats
+    (`_unseen`)."""
     import ast
     import warnings
 
@@ -95,7 +116,7 @@ def _python(text: str, pattern, words, harmless, offset: int, splats: frozenset[
         # A module the rules read: their analysis reports the error.
         return _lines(text.splitlines(), pattern, offset) if splats is None else []
     if splats is not None:
-        return _unseen(tree, pattern, words, offset, splats)
+        return _unseen(tree, pattern, words, offset, splats, imported)
     found: list[Mention] = []
     skipped: set[int] = set()
     seen: dict = {}
@@ -112,27 +133,60 @@ def _python(text: str, pattern, words, harmless, offset: int, splats: frozenset[
         elif isinstance(node, ast.ClassDef):
             scope = None
         stack += [(child, scope) for child in ast.iter_child_nodes(node)]
-    return sorted({(line + offset, start, end) for line, start, end in found})
+    return sorted({mention._replace(line=mention.line + offset) for mention in (Mention(*found_one) for found_one in found)})
 
 
-def _unseen(tree, pattern, words, offset: int, splats: frozenset[str]) -> list[Mention]:
-    """In a module the rules read: its doctests, and its classes' fields when a dump is
-    splatted into one of `splats` (`AgentCapabilities(**settings.model_dump())`)."""
+def _unseen(tree, pattern, words, offset: int, splats: frozenset[str], imported: Imported) -> list[Mention]:
+    """In a module the rules read: its doctests, and each dump splatted into one of
+    `splats` (`AgentCapabilities(**settings.model_dump())`) where this module or one it
+    imports declares a field named by a word: the list flows through the splat."""
     import ast
 
-    splats = any(
-        isinstance(node, ast.Call)
-        and _called_name(node.func) in splats
-        and any(keyword.arg is None and not isinstance(keyword.value, ast.Dict) for keyword in node.keywords)
-        for node in ast.walk(tree)
-    )
     found = []
+    splatted = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and ">>>" in node.value:
             found += _node_mentions(node, pattern, words, set())
-        elif splats and isinstance(node, ast.ClassDef):
-            found += _node_mentions(node, pattern, words, set())
-    return sorted({(line + offset, start, end) for line, start, end in found})
+        elif isinstance(node, ast.Call) and _called_name(node.func) in splats:
+            splatted += [k.value for k in node.keywords if k.arg is None and not isinstance(k.value, ast.Dict)]
+    if splatted and (_declares_field(tree, words) or any(_declares_field(_tree_of(imported(name), words), words) for name in _imports(tree))):
+        found += [(value.lineno, value.col_offset - 1, value.end_col_offset + 1, SPLAT_NOTE) for value in splatted]  # with `**`
+    return sorted({mention._replace(line=mention.line + offset) for mention in (Mention(*found_one) for found_one in found)})
+
+
+def _declares_field(tree, words) -> bool:
+    """Whether a class of `tree` (None: no module) declares a field named by a word."""
+    import ast
+
+    return tree is not None and any(
+        isinstance(node, ast.ClassDef) and _node_mentions(node, None, words, set()) for node in ast.walk(tree)
+    )
+
+
+def _tree_of(source: bytes | None, words):
+    """CPython's tree of an imported module's `source`, if it holds a word at all."""
+    import ast
+
+    if source is None or not any(word.encode() in source for word in words):
+        return None
+    try:
+        return compile(source, "<census>", "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _imports(tree) -> list[str]:
+    """The modules `tree` imports, relative ones with their leading dots."""
+    import ast
+
+    names = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            dots = "." * node.level
+            names += [dots + node.module] if node.module else [dots + alias.name for alias in node.names]
+    return names
 
 
 def _called_name(func) -> str | None:
@@ -233,14 +287,14 @@ def _notebook(text: str, pattern, words, harmless) -> list[Mention]:
         source = "".join(source) if isinstance(source, list) else str(source)
         cell_lines = source.splitlines()
         blanked = "\n".join("" if _MAGIC.match(line) else line for line in cell_lines)
-        for line, _, _ in _python(blanked, pattern, words, harmless, 0):
+        for line, *_ in _python(blanked, pattern, words, harmless, 0):
             # The file's line: the next one spelling this source line as JSON does.
             spelled = json.dumps(cell_lines[line - 1])[1:-1]
             for number in range(cursor, len(file_lines)):
                 column = file_lines[number].find(spelled)
                 if column != -1 and pattern.search(file_lines[number]):
                     match = pattern.search(file_lines[number], column)
-                    found.append((number + 1, match.start() + 1, match.end() + 1))
+                    found.append(Mention(number + 1, match.start() + 1, match.end() + 1))
                     cursor = number + 1
                     break
     return found

@@ -443,7 +443,9 @@ def analyze_source(
         )
     # After the rules, the census: what no rule explains (fix's read-back takes it again).
     if candidate and not vendored and not analysis.deleted:
-        _take_census(analysis, source.decode(encoding), suffix, path=path, settings=settings, report_filter=report_filter)
+        _take_census(
+            analysis, source.decode(encoding), suffix, path=path, settings=settings, report_filter=report_filter, modules=modules
+        )
     if report_unused_suppressions:
         unused = report_filter.unused(path)
         analysis.findings = sorted([*analysis.findings, *unused], key=Finding.sort_key)
@@ -452,20 +454,34 @@ def analyze_source(
 
 
 def _take_census(
-    analysis: SourceAnalysis, text: str, suffix: str, *, path: str, settings: RuleSettings, report_filter: ReportFilter
+    analysis: SourceAnalysis,
+    text: str,
+    suffix: str,
+    *,
+    path: str,
+    settings: RuleSettings,
+    report_filter: ReportFilter,
+    modules: ModuleSource | None,
 ) -> None:
     """Add to `analysis` a finding for each mention of a census rule's words that no
     finding of it covers and no context the rule declares explains (census.py)."""
     from acp_migrate.engine.analysis.census import census_mentions, uncovered
     from acp_migrate.rules import CENSUS_RULES
 
+    def imported(module: str) -> bytes | None:
+        found = modules(module, None) if modules is not None else None
+        return found[1] if found is not None else None
+
     covered = [(finding.line, finding.end_line) for finding in analysis.findings]
     for rule in CENSUS_RULES:
         if suffix not in rule.suffixes or not settings.enabled(rule.code) or not rule.reads_path(path):
             continue
-        mentions = census_mentions(text, suffix, rule.screen_words or frozenset(), rule.screen_harmless, rule.census_splats)
-        for line, column, end_column in uncovered(mentions, covered):
-            found = Finding(path, line, column, line, end_column, rule.code, rule.summary, False)
+        mentions = census_mentions(
+            text, suffix, rule.screen_words or frozenset(), rule.screen_harmless, rule.census_splats, imported
+        )
+        for line, column, end_column, note in uncovered(mentions, covered):
+            message = f"{rule.summary}: {note}" if note else rule.summary
+            found = Finding(path, line, column, line, end_column, rule.code, message, False)
             if report_filter.keep(found):
                 analysis.findings.append(found)
                 analysis.remaining.append(found)
