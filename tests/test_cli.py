@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.command import run_acp_migrate
 from typer.testing import CliRunner
 
 from acp_migrate import __version__, api
@@ -27,7 +28,6 @@ from acp_migrate.cli import app
 from acp_migrate.config import known_codes
 from acp_migrate.engine.execution import runner
 from acp_migrate.findings import Finding, SourceAnalysis, SourceError
-from support.command import run_acp_migrate
 
 GIT_ENV = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
 

@@ -16,7 +16,6 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-
 from support.command import run_acp_migrate
 
 EXECUTABLE = Path(sys.executable).parent / "acp-migrate"

@@ -15,12 +15,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.command import run_acp_migrate
 
 from acp_migrate.engine.analysis import codemod
 from acp_migrate.engine.analysis import hollow as hollow_module
 from acp_migrate.engine.analysis.codemod import _token_depth, analyze_source, parse_for_screening
 from acp_migrate.findings import SourceError
-from support.command import run_acp_migrate
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 # fast-agent's acp/slash_commands.py shape: PEP 695 aliases, generics, match, a long chain.

@@ -18,14 +18,13 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator, Mapping
-from pathlib import Path
 
 _STREAMS = ("stdin", "stdout", "stderr")
 
 
 def run_acp_migrate(
     *args: str | os.PathLike[str],
-    cwd: str | os.PathLike[str],
+    cwd: str | os.PathLike[str] = ".",
     input: bytes | str | None = None,
     env: Mapping[str, str] | None = None,
     text: bool = False,
