@@ -464,7 +464,8 @@ def test_python_dash_m_runs_the_same_cli(repo: Path) -> None:
 def test_the_command_in_process_gives_what_the_installed_script_gives(repo: Path) -> None:
     write(repo / "agent.py", LEGACY)
     write(repo / "broken.py", SYNTAX_ERROR)
-    runs = [["check"], ["check", "--output-format", "json", "agent.py"], ["diff"], ["check", "missing.py"], ["rules"]]
+    # Exit code 2 with errors on stderr, a patch's raw bytes, and the listing typer lays out.
+    runs = [["check", ".", "missing.py"], ["diff", "agent.py"], ["rules"]]
 
     for args in runs:
         process = subprocess.run([executable(), *args], cwd=repo, capture_output=True, timeout=120)
