@@ -11,13 +11,13 @@ interpreter imports, a crash of the interpreter) start one; the others run the c
 from __future__ import annotations
 
 import contextlib
-import io
 import os
 import signal
 import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator, Mapping
+from typing import TextIO
 
 _STREAMS = ("stdin", "stdout", "stderr")
 
@@ -35,49 +35,42 @@ def run_acp_migrate(
 
     argv = ["acp-migrate", *map(os.fspath, args)]
     stdin = input.encode() if isinstance(input, str) else input or b""
-    with _file(stdin) as stdin_file, _file(b"") as stdout_file, _file(b"") as stderr_file:
-        streams = {
-            "stdin": open(stdin_file.fileno(), encoding="utf-8", closefd=False),
-            "stdout": open(stdout_file.fileno(), "w", encoding="utf-8", closefd=False),
-            "stderr": open(stderr_file.fileno(), "w", encoding="utf-8", errors="backslashreplace", closefd=False),
-        }
-        with _process_state(argv, cwd, env, streams):
-            try:
-                main()
-            except SystemExit as exit:
-                code = exit.code
-        for stream in streams.values():
-            stream.close()  # flushed first, as at a process's exit
-        out, err = _content(stdout_file), _content(stderr_file)
+    out, err = bytearray(), bytearray()
+    with (
+        _standard_file(stdin, "r", bytearray()) as stdin_file,
+        _standard_file(b"", "w", out) as stdout_file,
+        _standard_file(b"", "w", err, errors="backslashreplace") as stderr_file,
+        _process_state(argv, cwd, env, {"stdin": stdin_file, "stdout": stdout_file, "stderr": stderr_file}),
+    ):
+        try:
+            main()
+        except SystemExit as exit:
+            code = exit.code
     if text:
-        out, err = out.decode(), err.decode()
-    return subprocess.CompletedProcess(argv, code, out, err)
+        return subprocess.CompletedProcess(argv, code, out.decode(), err.decode())
+    return subprocess.CompletedProcess(argv, code, bytes(out), bytes(err))
 
 
 @contextlib.contextmanager
-def _file(content: bytes) -> Iterator[io.BufferedRandom]:
-    """A temporary file holding `content`, its descriptor as the command leaves it and
-    restored after: the command may point a stream's descriptor at /dev/null (its last
-    words after a failed write), and what it wrote before must still be read."""
+def _standard_file(content: bytes, mode: str, written: bytearray, errors: str = "strict") -> Iterator[TextIO]:
+    """A standard stream on a temporary file holding `content`; what the file holds once the
+    stream is closed (flushed, as at a process's exit) goes into `written`, read through a
+    descriptor of its own: the command may point the stream's at /dev/null (its last words
+    after a failed write), and what it wrote before must still be read."""
     with tempfile.TemporaryFile() as file:
         file.write(content)
         file.seek(0)
-        file.flush()
         kept = os.dup(file.fileno())
         try:
-            yield file
+            with open(file.fileno(), mode, encoding="utf-8", errors=errors, closefd=False) as stream:
+                yield stream
+            written += os.pread(kept, os.fstat(kept).st_size, 0)
         finally:
-            os.dup2(kept, file.fileno())
             os.close(kept)
 
 
-def _content(file: io.BufferedRandom) -> bytes:
-    file.seek(0)
-    return file.read()
-
-
 @contextlib.contextmanager
-def _process_state(argv: list[str], cwd, env: Mapping[str, str] | None, streams: dict[str, io.TextIOWrapper]):
+def _process_state(argv: list[str], cwd, env: Mapping[str, str] | None, streams: dict[str, TextIO]):
     """argv, the working directory, the environment, the standard streams (also `sys.__stdout__`,
     which the terminal size is read from) and the stop signals' handlers, restored after."""
     saved_streams = {name: (getattr(sys, name), getattr(sys, f"__{name}__")) for name in _STREAMS}
