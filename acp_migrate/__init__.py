@@ -29,7 +29,7 @@ _not_from_the_current_folder()
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.2.0"
+from acp_migrate.version import __version__
 
 __all__ = [
     "ConfigError",

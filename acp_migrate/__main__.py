@@ -4,8 +4,9 @@ Ctrl-C and SIGTERM (a cancelled CI job) stop the command the same way at every m
 after its first line: the run drops the files not started and each worker finishes the
 file it is on (engine/execution/pool.py), so every file is whole; no traceback; exit 130 for
 Ctrl-C, 143 for SIGTERM. The handlers come before anything else is imported, so that
-the start-up (typer's import) is covered too. `probe` is handed to its own parser
-before anything of the codemod is imported: it must start fast."""
+the start-up (typer's import) is covered too. `probe` runs as its typer command alone
+(`acp_migrate/probe/cli.py`, also listed in the whole command line), before anything
+of the codemod is imported: it must start fast."""
 
 from __future__ import annotations
 

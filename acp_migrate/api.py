@@ -14,7 +14,7 @@ new_code = result.output
 Path functions (`check_paths`, `diff_paths`, `fix_paths`) read the `[tool.acp-migrate]`
 configuration like the command line does (`config=`, `isolated=`, and keyword overrides
 named like the configuration keys with underscores: `select`, `ignore`, `exclude`,
-`extend_exclude`, `target_protocol`, `runtime_import`, `respect_gitignore`,
+`extend_exclude`, `runtime_import`, `respect_gitignore`,
 `force_exclude`, `report_unused_suppressions`). Source functions (`check_source`,
 `diff_source`, `fix_source`) take the code itself (`str` in, `str` out; `bytes` in,
 `bytes` out). Errors in a file never raise: they are in `errors` / `error`, and
@@ -28,7 +28,6 @@ code does.
 from __future__ import annotations
 
 import os
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -42,6 +41,7 @@ from acp_migrate.engine.execution.modules import file_system_modules
 from acp_migrate.engine.execution.runner import companions_to_write, run
 from acp_migrate.findings import Finding, SourceError
 from acp_migrate.results import FileError, FileOutcome, Mode, RunResult
+from acp_migrate.rulebook import Example, RuleInfo
 
 __all__ = [
     "ConfigError",
@@ -141,25 +141,8 @@ class SourceReport:
         return 1 if any(not f.fixable for f in self.remaining) else 0
 
 
-@dataclass(slots=True)
-class RuleExample:
-    before: str
-    after: str | None = None
-    flagged: bool = True
-    suffix: str = ".py"
-    resolved: str | None = None  # what a person writes for a finding fix leaves (not fix's output)
-
-
-@dataclass(slots=True)
-class RuleInfo:
-    """A rule's documentation, from its own module: what `acp-migrate rules CODE` shows."""
-
-    code: str
-    name: str
-    summary: str
-    fixable: bool
-    documentation: str
-    examples: list[RuleExample] = field(default_factory=list)
+# What a rule's documentation shows (its examples: `Example`, once for every rule).
+RuleExample = Example
 
 
 # -- paths -----------------------------------------------------------------------------
@@ -358,62 +341,18 @@ def fix_source(
 
 
 def list_rules(*, wire: bool = True) -> list[RuleInfo]:
-    """Every code the tool reports: the rules (`acp_migrate.rules.ALL_RULES`), ACP100, then the
-    probe's wire rules (`acp_migrate.probe.checks.ALL_CHECKS`, ACP101...) unless not `wire`."""
-    import inspect
-
+    """Every code the tool reports: the codemod's rules (`acp_migrate.rules.ALL_RULES`),
+    ACP100, then the probe's wire rules (`acp_migrate.probe.checks.WIRE_RULES`, ACP101...)
+    unless not `wire`; each documented by its own module (`acp_migrate.rulebook`)."""
     from acp_migrate.engine.analysis.suppressions import UNUSED_SUPPRESSION
     from acp_migrate.rules import ALL_RULES
 
-    infos = []
-    for rule in ALL_RULES:
-        module = sys.modules[rule.__module__]
-        infos.append(
-            RuleInfo(
-                code=rule.code,
-                name=rule.name,
-                summary=rule.summary,
-                fixable=rule.fixable,
-                documentation=inspect.cleandoc(module.__doc__ or ""),
-                examples=[
-                    RuleExample(
-                        before=e.before,
-                        after=e.after,
-                        flagged=e.flagged,
-                        suffix=os.path.splitext(e.path)[1] if e.path else rule.suffixes[0],
-                        resolved=e.resolved,
-                    )
-                    for e in rule.examples
-                ],
-            )
-        )
-    engine = UNUSED_SUPPRESSION
-    infos.append(
-        RuleInfo(
-            code=engine.code,
-            name=engine.name,
-            summary=engine.summary,
-            fixable=engine.fixable,
-            documentation=engine.documentation.strip(),
-            examples=[RuleExample(before=b, after=a, flagged=f) for b, a, f in engine.examples],
-        )
-    )
+    infos = [RuleInfo.of(rule) for rule in (*ALL_RULES, UNUSED_SUPPRESSION)]
     if not wire:
         return infos
-    from acp_migrate.probe.checks import ALL_CHECKS  # the wire rules of `acp-migrate probe`
+    from acp_migrate.probe.checks import WIRE_RULES
 
-    for check in ALL_CHECKS:
-        infos.append(
-            RuleInfo(
-                code=check.code,
-                name=check.name,
-                summary=check.summary,
-                fixable=False,
-                documentation=check.documentation,
-                examples=[RuleExample(before=e.frames, flagged=e.flagged, suffix=".jsonl") for e in check.examples],
-            )
-        )
-    return infos
+    return infos + [RuleInfo.of(rule) for rule in WIRE_RULES]
 
 
 def rule_info(code: str) -> RuleInfo:

@@ -28,6 +28,7 @@ from typer.core import TyperCommand
 
 from acp_migrate import __version__, api
 from acp_migrate.config import ConfigError, Options, Overrides
+from acp_migrate.probe.cli import register as register_probe
 from acp_migrate.report.colour import PLAIN, Painter, colour_enabled
 from acp_migrate.report.progress import ProgressBar, render_run_summary, stream_is_tty
 from acp_migrate.report.text import render_errors, shown
@@ -86,7 +87,7 @@ Paths = Annotated[
     list[str] | None,
     typer.Argument(
         metavar="[PATH]...",
-        help="Files or folders (*.py, *.pyi, *.md in folders), or - for stdin. Default: the current folder.",
+        help="Files or folders (Python, stubs, Markdown, reST in them), or - for stdin. Default: the current folder.",
         show_default=False,
     ),
 ]
@@ -143,16 +144,6 @@ ExtendExcludeOption = Annotated[
     list[str] | None,
     typer.Option(
         "--extend-exclude", metavar="GLOBS", help="More excluded globs (comma-separated).", rich_help_panel=FILES
-    ),
-]
-TargetProtocolOption = Annotated[
-    int | None,
-    typer.Option(
-        "--target-protocol",
-        metavar="1|2",
-        help="Protocol version migrated code targets (default: 1).",
-        show_default=False,
-        rich_help_panel=CONFIGURATION,
     ),
 ]
 RuntimeImportOption = Annotated[
@@ -256,7 +247,6 @@ class Common:
     ignore: list[str] | None
     exclude: list[str] | None
     extend_exclude: list[str] | None
-    target_protocol: int | None
     runtime_import: str | None
     respect_gitignore: bool | None
     force_exclude: bool | None
@@ -285,7 +275,6 @@ class Common:
             "ignore": _split(self.ignore),
             "exclude": _split(self.exclude),
             "extend_exclude": _split(self.extend_exclude),
-            "target_protocol": self.target_protocol,
             "runtime_import": self.runtime_import,
             "respect_gitignore": self.respect_gitignore,
             "force_exclude": self.force_exclude,
@@ -408,7 +397,6 @@ def check(
     stdin_filename: StdinFilenameOption = None,
     config: ConfigOption = None,
     isolated: IsolatedOption = False,
-    target_protocol: TargetProtocolOption = None,
     runtime_import: RuntimeImportOption = None,
     quiet: QuietOption = False,
     verbose: VerboseOption = False,
@@ -503,7 +491,6 @@ def diff(
     stdin_filename: StdinFilenameOption = None,
     config: ConfigOption = None,
     isolated: IsolatedOption = False,
-    target_protocol: TargetProtocolOption = None,
     runtime_import: RuntimeImportOption = None,
     quiet: QuietOption = False,
     verbose: VerboseOption = False,
@@ -556,7 +543,6 @@ def fix(
     stdin_filename: StdinFilenameOption = None,
     config: ConfigOption = None,
     isolated: IsolatedOption = False,
-    target_protocol: TargetProtocolOption = None,
     runtime_import: RuntimeImportOption = None,
     quiet: QuietOption = False,
     verbose: VerboseOption = False,
@@ -564,9 +550,9 @@ def fix(
 ) -> None:
     """Rewrite files in place (with -: stdin to stdout); `check --fix` is the same.
 
-    Exit 0 nothing left to do, 1 findings need a person (or, with
-    --exit-non-zero-on-fix, files were fixed), 2 a file, path, option or
-    configuration could not be used.
+    Exit 0 nothing left to do, 1 findings need a person, 2 a file, path, option
+    or configuration could not be used. With --exit-non-zero-on-fix, fixed
+    files exit 1 too.
 
     \b
     Examples:
@@ -614,17 +600,7 @@ def _fix(common: Common, show_fixes: bool, exit_non_zero_on_fix: bool, *, concis
     common.exit(code)
 
 
-@app.command(
-    short_help="Start an agent over stdio; check what it sends (ACP101...).",
-    add_help_option=False,
-    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
-)
-def probe(ctx: typer.Context) -> None:
-    """acp-migrate probe [OPTIONS] [--] CMD [ARGS...]: `acp-migrate probe -h` for the options."""
-    # Its own parser (acp_migrate/probe/cli.py): the probe imports nothing of the codemod.
-    from acp_migrate.probe.cli import main as probe_main
-
-    raise typer.Exit(probe_main(ctx.args))
+register_probe(app)  # the probe's own command; `acp-migrate probe` runs it alone (__main__)
 
 
 @app.command(cls=Command, short_help="List the rules, or document one.")
@@ -758,6 +734,8 @@ def _say_configuration(common: Common, options: Options) -> None:
         enabled.remove(unused)  # reported only with --report-unused-suppressions
     rules = ", ".join(enabled) if enabled else "none"
     typer.echo(f"acp-migrate: configuration: {used}", err=True)
+    for ignored in options.ignored:
+        typer.echo(f"acp-migrate: ignored {ignored}", err=True)
     typer.echo(f"acp-migrate: rules: {rules}", err=True)
 
 

@@ -14,10 +14,12 @@ file's folder, else the paths' common folder; also without a section of ours, no
 `--isolated`.
 
 Every key is validated, and every problem is reported at once: an unknown key or a bad
-value is a `ConfigError` naming the key and the file (the CLI exits 2). Command-line
-flags win over the file: each flag replaces its key, except `--extend-exclude` and
-`--ignore`, which add to the file's lists (and `--select` on the command line drops the
-file's `ignore` too, as in ruff).
+value is a `ConfigError` naming the key and the file (the CLI exits 2); so is a key
+0.2 took that no rule read (`REMOVED_KEYS`). Every file is read once a run, guarded, by
+`config_files.ConfigFiles`, whose docstring gives the policy for files that cannot be
+read or parsed. Command-line flags win over the file: each flag replaces its key,
+except `--extend-exclude` and `--ignore`, which add to the file's lists (and `--select`
+on the command line drops the file's `ignore` too, as in ruff).
 
 `select` and `ignore` take rule codes (`ACP001`), prefixes of codes (`ACP00`, `ACP`)
 and `ALL`, as ruff's do. Each code follows the most specific selector that matches it
@@ -32,17 +34,10 @@ exclude = [".venv", "build"]             # replaces the default exclusions
 extend-exclude = ["docs/rfcs", "*_pb2.py"]
 select = ["ACP00"]                       # codes, prefixes or "ALL" to run (default: all)
 ignore = ["ACP006"]                      # codes or prefixes not to run
-target-protocol = 1                      # 1 (SDK 0.12.x) or 2
 runtime-import = "vendored"             # default: fix writes the shim beside the agent; or a module
 respect-gitignore = true
 force-exclude = false
 test-files = ["tests/**", "test_*.py", "*_test.py"]  # where tests of the removed field are (ACP008)
-
-[tool.acp-migrate.setup-handlers]        # session setup method names on agent classes
-new = ["new_session", "newSession"]
-load = ["load_session", "loadSession"]
-resume = ["resume_session", "resumeSession"]
-fork = ["fork_session", "forkSession"]
 ```
 """
 
@@ -52,13 +47,15 @@ import difflib
 import os
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from acp_migrate.engine.execution.discover import DEFAULT_EXCLUDE, DEFAULT_INCLUDE, DiscoveryOptions
+from acp_migrate.config_files import ConfigError, ConfigFiles
 from acp_migrate.engine.analysis.suppressions import known_codes
-from acp_migrate.settings import ProjectStyle, RuleSettings, SetupHandlers
+from acp_migrate.engine.execution.discover import DEFAULT_EXCLUDE, DEFAULT_INCLUDE, DiscoveryOptions
+from acp_migrate.rulebook import resolve_selection, unknown_selectors
+from acp_migrate.settings import ProjectStyle, RuleSettings
 from acp_migrate.style import read_style
 
 SECTION = "tool.acp-migrate"
@@ -66,11 +63,6 @@ PYPROJECT = "pyproject.toml"
 
 _DOTTED_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 _SELECTOR = re.compile(r"^(ALL|[A-Z]+[0-9]*)$")  # a code, a prefix of codes, or ALL
-ALL = "ALL"
-
-
-class ConfigError(Exception):
-    """A configuration that cannot be used; the message names the file and the key."""
 
 
 # -- values ---------------------------------------------------------------------------------
@@ -121,13 +113,6 @@ def _glob(value: str) -> str:
     return value
 
 
-def _protocol(value: object) -> int:
-    # TOML `true` is no protocol version, though Python calls it 1.
-    if isinstance(value, bool) or value not in (1, 2):
-        raise ValueError("Input should be 1 or 2")
-    return value  # type: ignore[return-value]
-
-
 def _boolean(value: object) -> bool:
     if not isinstance(value, bool):
         raise ValueError("Input should be a valid boolean")
@@ -136,7 +121,6 @@ def _boolean(value: object) -> bool:
 
 _globs = _list_of(_glob)
 _codes = _list_of(_code)
-_method_names = _list_of(_dotted_name)
 
 # Key (as written in TOML, hyphenated) -> check. Flags share them (`--extend-exclude`).
 VALUE_CHECKS: dict[str, Callable[[object], Any]] = {
@@ -145,14 +129,18 @@ VALUE_CHECKS: dict[str, Callable[[object], Any]] = {
     "extend-exclude": _globs,
     "select": _codes,
     "ignore": _codes,
-    "target-protocol": _protocol,
     "runtime-import": _dotted_name,
     "respect-gitignore": _boolean,
     "force-exclude": _boolean,
     "test-files": _globs,
     "report-unused-suppressions": _boolean,  # a flag only
 }
-SETUP_HANDLERS_KEY = "setup-handlers"
+# Keys 0.2 took though no rule read them: an error saying so and what to do, as ruff's
+# for a removed rule, rather than one about a key the user never mistyped.
+REMOVED_KEYS = {
+    "target-protocol": "migrated code follows the protocol version negotiated at run time",
+    "setup-handlers": "fix no longer edits setup handlers",
+}
 
 
 def _hyphenate(name: str) -> str:
@@ -161,14 +149,6 @@ def _hyphenate(name: str) -> str:
 
 def _underscore(key: str) -> str:
     return key.replace("-", "_")
-
-
-@dataclass(frozen=True, slots=True)  # a default of other dataclasses' fields: hashable
-class SetupHandlersConfig:
-    new: tuple[str, ...] | None = None
-    load: tuple[str, ...] | None = None
-    resume: tuple[str, ...] | None = None
-    fork: tuple[str, ...] | None = None
 
 
 @dataclass(slots=True)
@@ -180,16 +160,13 @@ class FileConfig:
     extend_exclude: tuple[str, ...] | None = None
     select: tuple[str, ...] | None = None
     ignore: tuple[str, ...] | None = None
-    target_protocol: int | None = None
     runtime_import: str | None = None
-    setup_handlers: SetupHandlersConfig | None = None
     respect_gitignore: bool | None = None
     force_exclude: bool | None = None
     test_files: tuple[str, ...] | None = None
 
 
 FILE_KEYS = (*(_hyphenate(f.name) for f in fields(FileConfig)),)
-SETUP_HANDLER_KEYS = (*(f.name for f in fields(SetupHandlersConfig)),)
 
 
 @dataclass(slots=True)
@@ -203,7 +180,6 @@ class Overrides:
     extend_exclude: Sequence[str] | None = None
     select: Sequence[str] | None = None
     ignore: Sequence[str] | None = None
-    target_protocol: int | None = None
     runtime_import: str | None = None
     respect_gitignore: bool | None = None
     force_exclude: bool | None = None
@@ -239,17 +215,21 @@ class Options:
     discovery: DiscoveryOptions = field(default_factory=DiscoveryOptions)
     settings: RuleSettings = field(default_factory=RuleSettings)
     report_unused_suppressions: bool = False
+    # Configuration files there but counted as absent, `path: why` (--verbose says them).
+    ignored: tuple[str, ...] = ()
 
 
 # -- finding and reading the file -------------------------------------------------------
 
 
-def find_config_file(paths: Sequence[str | os.PathLike[str]] = ()) -> Path | None:
+def find_config_file(paths: Sequence[str | os.PathLike[str]] = (), files: ConfigFiles | None = None) -> Path | None:
     """The first `pyproject.toml` with a `[tool.acp-migrate]` table above the paths' common folder."""
+    files = files or ConfigFiles()
     start = _common_folder(paths)
     for folder in (start, *start.parents):
         candidate = folder / PYPROJECT
-        if candidate.is_file() and _has_section(candidate):
+        tool = files.toml(candidate, ours=True, screen=(b"acp-migrate",)).get("tool")
+        if isinstance(tool, dict) and "acp-migrate" in tool:
             return candidate
     return None
 
@@ -263,39 +243,13 @@ def _common_folder(paths: Sequence[str | os.PathLike[str]]) -> Path:
         return Path(folders[0])
 
 
-def _has_section(path: Path) -> bool:
-    try:
-        raw = path.read_bytes()
-    except OSError:
-        return False
-    if b"acp-migrate" not in raw:
-        return False  # cheap: most pyproject files are not ours to parse
-    data = _parse(path, raw)
-    return isinstance(data.get("tool"), dict) and "acp-migrate" in data["tool"]
-
-
-def _parse(path: Path, raw: bytes | None = None) -> dict[str, Any]:
-    import tomllib  # here: most runs read no configuration of ours
-
-    try:
-        text = (raw if raw is not None else path.read_bytes()).decode("utf-8")
-        return tomllib.loads(text)
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path}: not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path}: invalid TOML: {error}") from None
-    except RecursionError:  # tomllib recurses per level of nesting
-        raise ConfigError(f"{path}: invalid TOML: nested too deeply") from None
-
-
-def read_config_file(path: str | os.PathLike[str]) -> FileConfig:
+def read_config_file(path: str | os.PathLike[str], files: ConfigFiles | None = None) -> FileConfig:
     """Validate one configuration file: `[tool.acp-migrate]` of a pyproject.toml, else the whole file."""
-    path = Path(path)
-    if not path.is_file():
-        raise ConfigError(f"{path}: no such configuration file")
-    data = _parse(path)
+    path, files = Path(path), files or ConfigFiles()
+    if files.read(path) is None:  # named by --config or found: it must be read
+        reason = files.ignored.get(path)
+        raise ConfigError(f"{path}: cannot read: {reason}" if reason else f"{path}: no such configuration file")
+    data = files.toml(path, ours=True)
     tool = data.get("tool")
     # A pyproject.toml under another name (`--config ci/pyproject-ci.toml`) is one too.
     where = path.name == PYPROJECT or (isinstance(tool, dict) and "acp-migrate" in tool)
@@ -316,39 +270,16 @@ def read_config_file(path: str | os.PathLike[str]) -> FileConfig:
     return config
 
 
-def validate_section(section: dict[str, Any], *, where: str = "") -> FileConfig:
-    """The keys of one configuration table; every problem is reported at once."""
-    problems: list[str] = []
-    config = _validate(section, where, problems)
-    if problems:
-        raise ConfigError("\n".join(problems))
-    return config
-
-
 def _validate(section: dict[str, Any], where: str, problems: list[str]) -> FileConfig:
     values: dict[str, Any] = {}
     for key, value in section.items():
-        if key == SETUP_HANDLERS_KEY:
-            values["setup_handlers"] = _setup_handlers(value, where, problems)
+        if key in REMOVED_KEYS:
+            problems.append(f"{where}'{key}' was removed, it had no effect ({REMOVED_KEYS[key]}): delete it")
         elif key in FILE_KEYS:
             values[_underscore(key)] = _checked(VALUE_CHECKS[key], value, f"{where}'{key}'", problems)
         else:
             problems.append(f"{where}unknown key '{key}'{_suggest(key, FILE_KEYS)}")
     return FileConfig(**values)
-
-
-def _setup_handlers(table: object, where: str, problems: list[str]) -> SetupHandlersConfig | None:
-    if not isinstance(table, dict):
-        problems.append(f"{where}'{SETUP_HANDLERS_KEY}': Input should be a valid dictionary (got {table!r})")
-        return None
-    values: dict[str, tuple[str, ...]] = {}
-    for key, value in table.items():
-        name = f"{SETUP_HANDLERS_KEY}.{key}"
-        if key not in SETUP_HANDLER_KEYS:
-            problems.append(f"{where}unknown key '{name}'{_suggest(key, SETUP_HANDLER_KEYS)}")
-            continue
-        values[key] = _checked(_method_names, value, f"{where}'{name}'", problems)
-    return SetupHandlersConfig(**values)
 
 
 def _checked(check: Callable[[object], Any], value: object, label: str, problems: list[str]) -> Any:
@@ -370,42 +301,12 @@ def _code_problems(lists: dict[str, Sequence[str] | None]) -> list[str]:
     if not any(lists.values()):
         return []
     known = known_codes()
-    problems = []
-    for label, selectors in lists.items():
-        for selector in selectors or ():
-            if not any(_specificity(selector, code) >= 0 for code in known):
-                problems.append(
-                    f"{label}: unknown rule code {selector!r} "
-                    f"(known: {', '.join(sorted(known))}; a prefix such as 'ACP00', or ALL, selects several)"
-                )
-    return problems
-
-
-def _specificity(selector: str, code: str) -> int:
-    """How closely `selector` matches `code`: -1 not at all, 0 for ALL, else its length."""
-    if selector == ALL:
-        return 0
-    return len(selector) if code.startswith(selector) else -1
-
-
-def resolve_selection(
-    select: Sequence[str] | None, ignore: Sequence[str], known: frozenset[str] | None = None
-) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(codes to run, codes not to run) from selectors (codes, prefixes, ALL), as ruff
-    resolves them: a code follows the most specific selector matching it, and `ignore`
-    wins a tie. No `select`: every code is selected (the first tuple is empty)."""
-    if not select and not ignore:
-        return (), ()
-    known = known_codes() if known is None else known
-
-    def best(selectors: Sequence[str], code: str) -> int:
-        return max((_specificity(s, code) for s in selectors), default=-1)
-
-    selected = tuple(code for code in sorted(known) if best(select, code) >= 0) if select else ()
-    ignored = tuple(
-        code for code in sorted(known) if (level := best(ignore, code)) >= 0 and level >= best(select or [ALL], code)
-    )
-    return selected, ignored
+    return [
+        f"{label}: unknown rule code {selector!r} "
+        f"(known: {', '.join(sorted(known))}; a prefix such as 'ACP00', or ALL, selects several)"
+        for label, selectors in lists.items()
+        for selector in unknown_selectors(selectors or (), known)
+    ]
 
 
 # -- merging ------------------------------------------------------------------------------
@@ -422,22 +323,24 @@ def load_options(
     with every problem of the flags' rule codes and of the file at once, one a line."""
     overrides = overrides or Overrides()
     problems = _code_problems({"--select": overrides.select, "--ignore": overrides.ignore})
-    config_path: Path | None
-    if config is not None:
-        config_path = Path(config).absolute()
-    elif isolated:
-        config_path = None
-    else:
-        config_path = find_config_file(paths)
+    files = ConfigFiles()
+    config_path: Path | None = None
     try:
-        file = read_config_file(config_path) if config_path is not None else FileConfig()
+        if config is not None:
+            config_path = Path(config).absolute()
+        elif not isolated:
+            config_path = find_config_file(paths, files)
+        file = read_config_file(config_path, files) if config_path is not None else FileConfig()
     except ConfigError as error:
         problems += str(error).splitlines()
     if problems:
         raise ConfigError("\n".join(problems))
     # The project's own style, also without a section of ours: read from the root up.
-    style = None if isolated else read_style(config_path.parent if config_path is not None else _common_folder(paths))
-    return merge(file, overrides, config_file=str(config_path) if config_path is not None else None, style=style)
+    root = config_path.parent if config_path is not None else _common_folder(paths)
+    style = None if isolated else read_style(root, files)
+    options = merge(file, overrides, config_file=str(config_path) if config_path is not None else None, style=style)
+    options.ignored = tuple(f"{path}: {why}" for path, why in files.ignored.items())
+    return options
 
 
 def merge(
@@ -454,17 +357,10 @@ def merge(
     else:
         select = file.select or []
         ignore = [*(file.ignore or []), *(overrides.ignore or [])]
-    select, ignore = resolve_selection(select, ignore)
-
-    handlers = SetupHandlers()
-    if file.setup_handlers is not None:
-        given = {k: getattr(file.setup_handlers, k) for k in SETUP_HANDLER_KEYS}
-        handlers = replace(handlers, **{k: v for k, v in given.items() if v is not None})
+    select, ignore = resolve_selection(select, ignore, known_codes())
 
     settings = RuleSettings(
         runtime_import=pick("runtime_import", RuleSettings().runtime_import),
-        target_protocol=pick("target_protocol", 1),
-        setup_handlers=handlers,
         test_files=file.test_files if file.test_files is not None else RuleSettings().test_files,
         style=style or ProjectStyle(),
         select=select,

@@ -4,7 +4,6 @@ configuration builds one of these; defaults fit the official Python SDK."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
 
 
 # Plain frozen dataclasses: `config` validates what users write before building these.
@@ -20,31 +19,12 @@ class ProjectStyle:
 
 
 @dataclass(frozen=True, slots=True)  # a default of other dataclasses' fields: hashable
-class SetupHandlers:
-    """Method names of the session setup handlers on an agent class (SDK 0.7+ and
-    AgentPool spell them in snake_case, SDK 0.4-0.6 in camelCase).
-
-    No rule reads them since the rewire stopped editing handlers (the advertiser
-    watches the connection instead): `setup-handlers` is still accepted and validated,
-    so existing configurations load, and has no effect."""
-
-    new: tuple[str, ...] = ("new_session", "newSession")
-    load: tuple[str, ...] = ("load_session", "loadSession")
-    resume: tuple[str, ...] = ("resume_session", "resumeSession")
-    fork: tuple[str, ...] = ("fork_session", "forkSession")
-
-
-@dataclass(frozen=True, slots=True)  # a default of other dataclasses' fields: hashable
 class RuleSettings:
     # Where migrated code imports the runtime shim from. VENDORED (the default): fix
-    # writes the shim as one file next to the agent module (engine/analysis/vendor.py) and
+    # writes the shim as one file next to the agent module (acp_migrate/vendor.py) and
     # imports it from there; a module of the project whose package exists: written
     # there; any other module path is imported as it is, nothing written.
     runtime_import: str = "vendored"
-    # The protocol version migrated servers target (1: SDK 0.12.x; 2: newer drafts).
-    # No rule reads it yet: the generated code defers to the version negotiated at run time.
-    target_protocol: Literal[1, 2] = 1
-    setup_handlers: SetupHandlers = field(default_factory=SetupHandlers)
     style: ProjectStyle = field(default_factory=ProjectStyle)
     # Test files (globs matched against the file's path: `tests/**` is everything below a
     # folder named `tests`, `test_*.py` a file name): their tests of the removed field

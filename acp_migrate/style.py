@@ -19,7 +19,8 @@ quotes).
   packages in ruff's `src` folders (ruff's default: the root and `src/`, so a
   project's own `acp` package is found), isort's `known_first_party` and `src_paths`.
 
-A file that cannot be read or parsed counts as absent: style never fails a run. Only
+The files are read through the run's `config_files.ConfigFiles` (each once, guarded):
+one that cannot be read or parsed counts as absent, so style never fails a run. Only
 the standard library is imported (no LibCST): `config` calls `read_style` on every run.
 """
 
@@ -29,6 +30,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from acp_migrate.config_files import ConfigFiles
 from acp_migrate.settings import ProjectStyle
 
 _DEFAULT = ProjectStyle()
@@ -40,10 +42,10 @@ _FORMAT_QUOTES = {"single": "'", "double": '"'}  # `preserve`: no preference
 _INLINE_QUOTES = {"single": "'", "'": "'", "double": '"', '"': '"'}
 
 
-def read_style(root: str | os.PathLike[str]) -> ProjectStyle:
+def read_style(root: str | os.PathLike[str], files: ConfigFiles | None = None) -> ProjectStyle:
     """The style of the project at `root` (a folder), looking there and above."""
     folder = Path(root).absolute()
-    tools = _Tools(folder)
+    tools = _Tools(folder, files or ConfigFiles())
     for current in (folder, *folder.parents):
         tools.look(current)
         if tools.complete():
@@ -54,8 +56,8 @@ def read_style(root: str | os.PathLike[str]) -> ProjectStyle:
 class _Tools:
     """The nearest configuration of each tool, as found walking up (and where it was)."""
 
-    def __init__(self, root: Path) -> None:
-        self.root = root
+    def __init__(self, root: Path, files: ConfigFiles) -> None:
+        self.root, self.files = root, files
         self.ruff: tuple[dict[str, Any], Path] | None = None
         self.black: dict[str, Any] | None = None
         self.isort: tuple[dict[str, Any], Path] | None = None
@@ -65,10 +67,10 @@ class _Tools:
         return None not in (self.ruff, self.black, self.isort, self.flake8)
 
     def look(self, folder: Path) -> None:
-        tool = _table(_toml(folder / "pyproject.toml", _PYPROJECT_TOOLS), "tool")
-        ini = {name: _ini(folder / name) for name in _INI_FILES}
+        tool = _table(self._toml(folder / "pyproject.toml", _PYPROJECT_TOOLS), "tool")
+        ini = {name: self.files.ini(folder / name) for name in _INI_FILES}
         if self.ruff is None:
-            table = _toml(folder / ".ruff.toml") or _toml(folder / "ruff.toml") or _table(tool, "ruff")
+            table = self._toml(folder / ".ruff.toml") or self._toml(folder / "ruff.toml") or _table(tool, "ruff")
             if table:
                 self.ruff = table, folder
         if self.black is None and _table(tool, "black"):
@@ -83,6 +85,9 @@ class _Tools:
             self.flake8 = next(
                 (ini[n]["flake8"] for n in ("setup.cfg", "tox.ini", ".flake8") if ini[n].get("flake8")), None
             )
+
+    def _toml(self, path: Path, screen: tuple[bytes, ...] = ()) -> dict[str, Any]:
+        return self.files.toml(path, ours=False, screen=screen)
 
     def style(self) -> ProjectStyle:
         ruff, ruff_root = self.ruff or ({}, self.root)
@@ -114,34 +119,6 @@ class _Tools:
             quote=next((q for q in quotes if q is not None), _DEFAULT.quote),
             first_party=tuple(sorted(first_party)),
         )
-
-
-def _toml(path: Path, screen: tuple[bytes, ...] = ()) -> dict[str, Any]:
-    try:
-        raw = path.read_bytes()
-    except OSError:
-        return {}
-    if screen and not any(token in raw for token in screen):
-        return {}  # most pyproject files configure none of these tools: not parsed
-    import tomllib
-
-    try:
-        return tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):  # (nested too deeply)
-        return {}
-
-
-def _ini(path: Path) -> dict[str, dict[str, str]]:
-    if not path.is_file():
-        return {}
-    import configparser  # here: most projects have none of these files
-
-    parser = configparser.ConfigParser(interpolation=None)
-    try:
-        parser.read(path, encoding="utf-8")
-    except (configparser.Error, UnicodeDecodeError, OSError):
-        return {}
-    return {name: dict(parser[name]) for name in parser.sections()}
 
 
 def _table(table: dict[str, Any], key: str) -> dict[str, Any]:

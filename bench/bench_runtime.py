@@ -8,9 +8,9 @@ costs. Each figure is the best of ``--repeat`` runs of ``--n`` calls (cases take
 turns; GC off while timing, as ``timeit`` does), in µs per call, and its ratio to
 the baseline: a bare ``await conn.session_update(...)`` of
 a prebuilt three-command ``AvailableCommandsUpdate`` on a connection without
-observers. On the shimmed connection the advertiser is bound, so its own
-``conn.session_update`` of a commands list is intercepted (parsed, merged,
-de-duplicated); other notifications pass through its wrapper and observer.
+observers. On the shimmed connection the advertiser is bound, so the agent's
+``conn.session_update`` of a commands list is intercepted (merged, de-duplicated);
+other notifications pass through its wrapper and observer.
 """
 
 from __future__ import annotations
@@ -33,32 +33,28 @@ from acp.agent.connection import AgentSideConnection
 from acp.connection import StreamDirection, StreamEvent
 from acp.schema import (
     AvailableCommand,
-    AvailableCommandInput,
     AvailableCommandsUpdate,
     InitializeResponse,
     NewSessionResponse,
     UnstructuredCommandInput,
 )
 
-from acp_migrate.runtime import Command, CommandAdvertiser, TextInput
+from acp_migrate.runtime import CommandAdvertiser
 
 LIST_A = [
-    Command(name="web", description="Search the web for information", input=TextInput(hint="query to search for")),
-    Command(name="test", description="Run tests for the current project"),
-    Command(name="plan", description="Create a detailed implementation plan", input=TextInput(hint="what to plan")),
+    AvailableCommand(
+        name="web",
+        description="Search the web for information",
+        input=UnstructuredCommandInput(hint="query to search for"),
+    ),
+    AvailableCommand(name="test", description="Run tests for the current project"),
+    AvailableCommand(
+        name="plan",
+        description="Create a detailed implementation plan",
+        input=UnstructuredCommandInput(hint="what to plan"),
+    ),
 ]
 LIST_B = LIST_A[:2]
-
-
-def sdk_list(commands: list[Command]) -> list[AvailableCommand]:
-    return [
-        AvailableCommand(
-            name=c.name,
-            description=c.description,
-            input=AvailableCommandInput(root=UnstructuredCommandInput(hint=c.input.hint)) if c.input else None,
-        )
-        for c in commands
-    ]
 
 
 class BenchAgent:
@@ -73,10 +69,7 @@ class BenchAgent:
         return InitializeResponse(protocol_version=protocol_version)
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
-        response = NewSessionResponse(session_id="bench")
-        if self.commands is None:
-            return response
-        return self.commands.attach(response, "bench", LIST_A)
+        return NewSessionResponse(session_id="bench")
 
 
 class Peer:
@@ -154,18 +147,16 @@ def sync_per_call_us(n: int, repeat: int, body: Callable[[], Any]) -> float:
 
 async def main(n: int, repeat: int) -> None:
     bare = await Peer().start(None)
-    adv = CommandAdvertiser()
+    adv = CommandAdvertiser()  # nothing advertised: the own list is the list
     shimmed = await Peer().start(adv)
-    assert adv.stats()["sessions"] == 1, adv.stats()
+    assert list(adv._sent) == ["bench"], adv._sent
 
-    update = AvailableCommandsUpdate(session_update="available_commands_update", available_commands=sdk_list(LIST_A))
     updates = tuple(
-        AvailableCommandsUpdate(session_update="available_commands_update", available_commands=sdk_list(x))
+        AvailableCommandsUpdate(session_update="available_commands_update", available_commands=x)
         for x in (LIST_A, LIST_B)
     )
+    update = updates[0]
     chunk = update_agent_message_text("hello")
-    lists = (LIST_A, LIST_B)
-    sdk_lists = (sdk_list(LIST_A), sdk_list(LIST_B))
     rows: list[tuple[str, float]] = []
 
     async def bare_update(i: int) -> None:
@@ -183,30 +174,11 @@ async def main(n: int, repeat: int) -> None:
     async def intercepted_same(i: int) -> None:
         await shimmed.conn.session_update("bench", updates[0])
 
-    async def publish_change(i: int) -> None:
-        await adv.publish("bench", lists[i & 1])
-
-    async def publish_same(i: int) -> None:
-        await adv.publish("bench", LIST_A)
-
-    async def publish_sdk_change(i: int) -> None:
-        await adv.publish("bench", sdk_lists[i & 1])
-
-    async def publish_sdk_same(i: int) -> None:
-        await adv.publish("bench", sdk_lists[0])
-
     async def reset_a() -> None:
-        await adv.publish("bench", LIST_A)
-
-    async def reset_sdk() -> None:
-        await adv.publish("bench", sdk_lists[0])
+        await shimmed.conn.session_update("bench", updates[0])
 
     cases = {
         "bare conn.session_update (baseline, no observer)": (None, bare_update),
-        "publish, list changed (sends)": (None, publish_change),
-        "publish, same list (deduplicated, nothing sent)": (reset_a, publish_same),
-        "publish SDK AvailableCommand list, changed": (None, publish_sdk_change),
-        "publish SDK AvailableCommand list, same": (reset_sdk, publish_sdk_same),
         "bare conn.session_update of a message chunk (no observer)": (None, bare_chunk),
         "message chunk, shim bound (wrapper + observer)": (None, observed_chunk),
         "conn.session_update of commands, shim bound, changed": (None, intercepted_change),
@@ -228,7 +200,7 @@ async def main(n: int, repeat: int) -> None:
         ("observer call: incoming prompt request", StreamEvent(StreamDirection.INCOMING, prompt)),
         ("observer call: outgoing response (untracked id)", StreamEvent(StreamDirection.OUTGOING, answer)),
     ]:
-        rows.append((label, sync_per_call_us(n * 10, repeat, lambda e=event: adv.observer(e))))
+        rows.append((label, sync_per_call_us(n * 10, repeat, lambda e=event: adv._observe(e))))
     inner = shimmed.conn._conn  # SDK snapshot + dispatch, as paid per message with any observer
     rows.append(
         (

@@ -122,13 +122,13 @@ def test_diff_source_and_check_source() -> None:
 
 
 def test_list_rules_matches_the_registry() -> None:
-    from acp_migrate.probe.checks import ALL_CHECKS
+    from acp_migrate.probe.checks import WIRE_RULES
     from acp_migrate.rules import ALL_RULES
 
     infos = acp_migrate.list_rules()
 
     # The static rules, ACP100, then the probe's wire rules (ACP101...).
-    assert [i.code for i in infos] == [r.code for r in ALL_RULES] + ["ACP100"] + [c.code for c in ALL_CHECKS]
+    assert [i.code for i in infos] == [r.code for r in ALL_RULES] + ["ACP100"] + [c.code for c in WIRE_RULES]
     assert acp_migrate.rule_info("acp001").name == ALL_RULES[0].name
 
 

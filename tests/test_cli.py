@@ -142,7 +142,7 @@ def test_check_text_output(fake_project: Path) -> None:
     result = invoke("check")
 
     assert result.stdout.splitlines() == [
-        "a.py:1:1: ACP001 legacy",
+        "a.py:1:1: ACP001 [*] legacy",  # fixable, as ruff marks it
         "a.py:2:1: ACP005 manual",
         "Found 2 findings in 1 file.",
         "[*] 1 fixable with `acp-migrate fix`.",
@@ -293,7 +293,7 @@ def test_output_file_takes_the_report(fake_project: Path) -> None:
     assert (check.exit_code, check.stdout) == (2, "")
     assert check.stderr == "b.py: error: invalid syntax at line 1, column 1\n"  # errors stay on stderr
     assert (fake_project / "out/check.txt").read_text().splitlines() == [
-        "a.py:1:1: ACP001 legacy",
+        "a.py:1:1: ACP001 [*] legacy",
         "Found 1 finding in 1 file; 1 file could not be analysed.",
         "[*] 1 fixable with `acp-migrate fix`.",
     ]
@@ -350,16 +350,37 @@ def test_verbose_names_the_configuration_and_the_rules(fake_project: Path) -> No
     assert invoke("check", "a.py").stderr == ""
 
 
+def test_verbose_names_the_configuration_files_counted_as_absent(fake_project: Path) -> None:
+    (fake_project / "a.py").write_bytes(b"x = 1\n")
+    (fake_project / "ruff.toml").write_text("[lint\n")
+    (fake_project / ".flake8").mkdir()
+
+    result = invoke("check", "--verbose", "a.py")
+
+    assert result.exit_code == 0
+    assert [line.split(" (")[0] for line in result.stderr.splitlines()[1:3]] == [
+        f"acp-migrate: ignored {fake_project / '.flake8'}: is a directory",
+        f"acp-migrate: ignored {fake_project / 'ruff.toml'}: invalid TOML: Expected ']' at the end of a table declaration",
+    ]
+
+
+def test_the_removed_target_protocol_flag_is_unknown(fake_project: Path) -> None:
+    result = invoke("check", "--target-protocol", "1", "a.py")
+
+    assert result.exit_code == 2
+    assert "No such option: --target-protocol" in result.stderr
+
+
 def test_every_configuration_problem_is_reported_at_once(fake_project: Path) -> None:
     config = fake_project / "pyproject.toml"
-    config.write_text("[tool.acp-migrate]\nselect = ['ACP9']\ntarget-protocol = 3\n")
+    config.write_text("[tool.acp-migrate]\nselect = ['ACP9']\nforce-exclude = 3\n")
 
-    result = invoke("check", "--select", "ACP7", "--target-protocol", "0", "--runtime-import", "a b")
+    result = invoke("check", "--select", "ACP7", "--ignore", "x-1", "--runtime-import", "a b")
 
     assert result.exit_code == 2
     lines = result.stderr.splitlines()
-    assert [line.split(":")[1].strip() for line in lines[:3]] == ["--target-protocol", "--runtime-import", "--select"]
-    assert lines[3].startswith(f"error: {config}: [tool.acp-migrate] 'target-protocol': ")
+    assert [line.split(":")[1].strip() for line in lines[:3]] == ["--ignore", "--runtime-import", "--select"]
+    assert lines[3].startswith(f"error: {config}: [tool.acp-migrate] 'force-exclude': ")
     assert lines[4].startswith(f"error: {config}: [tool.acp-migrate] 'select': unknown rule code 'ACP9'")
     assert len(lines) == 5
 
@@ -381,9 +402,12 @@ def test_help_reads_at_80_columns(command: list[str]) -> None:
     result = CliRunner().invoke(app, [*command, "--help"], env={"COLUMNS": "80"})
     short = CliRunner().invoke(app, [*command, "-h"], env={"COLUMNS": "80"})
 
-    assert result.exit_code == 0 and short.stdout == result.stdout
+    wide = CliRunner().invoke(app, [*command, "--help"], env={"COLUMNS": "200"})
+
+    assert result.exit_code == 0 and short.stdout == result.stdout == wide.stdout  # 80 on any terminal
     lines = result.stdout.splitlines()
     assert max(len(line) for line in lines) <= 80
+    assert not re.search(r"--[a-z-]+-$", result.stdout, re.MULTILINE)  # no option name broken at a hyphen
     assert not {"…", "<str>", "<int", "│", "╭"} & set("".join(lines)) and "<str>" not in result.stdout
     assert "x<=" not in result.stdout  # no `[1<=x<=2]` ranges
     examples = lines[lines.index("  Examples:") + 1 :]
@@ -393,6 +417,13 @@ def test_help_reads_at_80_columns(command: list[str]) -> None:
         for flag in ("--respect-gitignore / --no-respect-gitignore", "--report-unused-suppressions", "--select CODES"):
             assert flag in result.stdout  # whole: never clipped
         assert re.search(r"^  -o, --output-file FILE +Write the report", result.stdout, re.MULTILINE)
+
+
+def test_the_rule_list_reads_at_80_columns() -> None:
+    result = CliRunner().invoke(app, ["rules"], env={"COLUMNS": "200"})
+
+    assert result.exit_code == 0
+    assert max(len(line) for line in result.stdout.splitlines()) <= 80
 
 
 def test_the_help_shows_the_options_each_command_takes() -> None:

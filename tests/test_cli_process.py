@@ -222,11 +222,11 @@ def test_an_unknown_config_key_exits_2_naming_key_and_file(repo: Path) -> None:
 def test_every_problem_of_the_flags_and_the_file_is_reported_at_once(repo: Path) -> None:
     config = write(repo / "pyproject.toml", "[tool.acp-migrate]\nselect = ['ACP9', 'ACP001']\ncolour = 1\n")
 
-    result = acp_migrate("fix", "--ignore", "ACP8", "--target-protocol", "3", cwd=repo)
+    result = acp_migrate("fix", "--ignore", "ACP8", "--runtime-import", "a b", cwd=repo)
 
     assert result.returncode == 2
     lines = result.stderr.decode().splitlines()
-    assert [line.split(": ")[1] for line in lines[:2]] == ["--target-protocol", "--ignore"]
+    assert [line.split(": ")[1] for line in lines[:2]] == ["--runtime-import", "--ignore"]
     assert [line.split("] ", 1)[1].split(" (")[0] for line in lines[2:]] == [
         "unknown key 'colour'",
         "'select': unknown rule code 'ACP9'",
@@ -261,12 +261,12 @@ def test_verbose_names_the_configuration_file_used(repo: Path) -> None:
 
 
 def test_a_bad_config_value_exits_2(repo: Path) -> None:
-    write(repo / "pyproject.toml", "[tool.acp-migrate]\ntarget-protocol = 3\n")
+    write(repo / "pyproject.toml", "[tool.acp-migrate]\nrespect-gitignore = 3\n")
 
     result = acp_migrate("check", cwd=repo)
 
     assert result.returncode == 2
-    assert "'target-protocol': Input should be 1 or 2" in result.stderr.decode()
+    assert "'respect-gitignore': Input should be a valid boolean" in result.stderr.decode()
 
 
 def test_config_is_found_walking_up_and_flags_win(repo: Path) -> None:
@@ -288,7 +288,7 @@ def test_config_is_found_walking_up_and_flags_win(repo: Path) -> None:
     ("args", "message"),
     [
         (["check", "--select", "ACP999"], "--select: unknown rule code 'ACP999'"),
-        (["check", "--target-protocol", "3"], "--target-protocol"),
+        (["check", "--runtime-import", "a b"], "--runtime-import: 'a b' is not a dotted module name"),
         (["check", "--statistics", "--output-format", "sarif"], "--statistics works with"),
         (["check", "-", "agent.py"], "cannot be combined"),
         (["check", "--stdin-filename", "x.py"], "--stdin-filename needs the path `-`"),

@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -44,7 +46,7 @@ def test_no_file_means_defaults(tmp_path: Path) -> None:
     options = load_options([tmp_path])
 
     assert options.config_file is None
-    assert options.settings.select == () and options.settings.target_protocol == 1
+    assert options.settings.select == () and options.settings.runtime_import == "vendored"
     assert options.discovery.respect_gitignore is True
 
 
@@ -57,22 +59,18 @@ def test_every_key_is_read(tmp_path: Path) -> None:
         "extend-exclude = ['gen/*.py']\n"
         "select = ['ACP001', 'ACP004']\n"
         "ignore = ['ACP004']\n"
-        "target-protocol = 2\n"
         "runtime-import = 'myproj.vendor.acp_shim'\n"
         "respect-gitignore = false\n"
         "force-exclude = true\n"
-        "[tool.acp-migrate.setup-handlers]\n"
-        "new = ['new_session', 'create_session']\n",
+        "test-files = ['checks/**']\n",
     )
 
     options = load_options([tmp_path])
 
     assert options.config_file == str(config)
     assert options.settings.select == ("ACP001", "ACP004") and options.settings.ignore == ("ACP004",)
-    assert options.settings.target_protocol == 2
     assert options.settings.runtime_import == "myproj.vendor.acp_shim"
-    assert options.settings.setup_handlers.new == ("new_session", "create_session")
-    assert options.settings.setup_handlers.load == ("load_session", "loadSession")
+    assert options.settings.test_files == ("checks/**",)
     assert options.discovery.include == ("*.py",)
     assert options.discovery.exclude == ("legacy",)
     assert options.discovery.extend_exclude == ("gen/*.py",)
@@ -84,15 +82,11 @@ def test_every_key_is_read(tmp_path: Path) -> None:
     ("body", "expected"),
     [
         ("colour = true", "unknown key 'colour'"),
-        ("target_protocol = 2", "unknown key 'target_protocol' (did you mean 'target-protocol'?)"),
-        ("target-protocol = 3", "'target-protocol': Input should be 1 or 2"),
-        ("target-protocol = true", "'target-protocol'"),
+        ("runtime_import = 'x'", "unknown key 'runtime_import' (did you mean 'runtime-import'?)"),
         ("select = 'ACP001'", "'select': Input should be a valid list"),
         ("ignore = ['ACP999']", "'ignore': unknown rule code 'ACP999'"),
         ("runtime-import = 'not a module'", "'runtime-import': 'not a module' is not a dotted module name"),
-        ("[tool.acp-migrate.setup-handlers]\nnews = ['x']", "unknown key 'setup-handlers.news'"),
-        ("[tool.acp-migrate.setup-handlers]\nnew = 'x'", "'setup-handlers.new': Input should be a valid list"),
-        ("setup-handlers = 1", "'setup-handlers': Input should be a valid dictionary"),
+        ("test-files = 'tests/**'", "'test-files': Input should be a valid list"),
         ("exclude = ['  ']", "'exclude': a glob cannot be empty"),
         ("include = [1]", "'include': Input should be a valid string"),
         ("respect-gitignore = 'yes'", "'respect-gitignore': Input should be a valid boolean"),
@@ -109,7 +103,7 @@ def test_a_bad_key_or_value_is_an_error_naming_the_key_and_the_file(tmp_path: Pa
 
 
 def test_every_problem_of_a_file_is_reported_at_once(tmp_path: Path) -> None:
-    write(tmp_path / "pyproject.toml", "[tool.acp-migrate]\nselct = ['ACP001']\ntarget-protocol = 0\n")
+    write(tmp_path / "pyproject.toml", "[tool.acp-migrate]\nselct = ['ACP001']\nforce-exclude = 0\n")
 
     with pytest.raises(ConfigError) as error:
         load_options([tmp_path])
@@ -117,13 +111,13 @@ def test_every_problem_of_a_file_is_reported_at_once(tmp_path: Path) -> None:
     lines = str(error.value).splitlines()
     assert len(lines) == 2
     assert "unknown key 'selct' (did you mean 'select'?)" in lines[0]
-    assert "'target-protocol': Input should be 1 or 2 (got 0)" in lines[1]
+    assert "'force-exclude': Input should be a valid boolean (got 0)" in lines[1]
 
 
 def test_overrides_are_validated_and_normalised_naming_the_flag() -> None:
     assert Overrides(select=["acp001"], exclude=["gen"]) == Overrides(select=("ACP001",), exclude=("gen",))
-    with pytest.raises(ValueError, match="--target-protocol: Input should be 1 or 2"):
-        Overrides(target_protocol=True)
+    with pytest.raises(ValueError, match="--force-exclude: Input should be a valid boolean"):
+        Overrides(force_exclude=1)
     with pytest.raises(ValueError, match="--runtime-import: 'a b' is not a dotted module name"):
         Overrides(runtime_import="a b")
     with pytest.raises(ValueError, match="unknown option 'selct' \\(did you mean 'select'\\?\\)"):
@@ -158,18 +152,18 @@ def test_isolated_ignores_the_file(tmp_path: Path) -> None:
 def test_flags_win_over_the_file(tmp_path: Path) -> None:
     write(
         tmp_path / "pyproject.toml",
-        "[tool.acp-migrate]\nselect = ['ACP001']\nignore = ['ACP004']\ntarget-protocol = 2\n"
+        "[tool.acp-migrate]\nselect = ['ACP001']\nignore = ['ACP004']\nruntime-import = 'shim'\n"
         "extend-exclude = ['a']\nrespect-gitignore = false\n",
     )
 
-    ignore_more = load_options([tmp_path], overrides=Overrides(ignore=["ACP006"], target_protocol=1))
+    ignore_more = load_options([tmp_path], overrides=Overrides(ignore=["ACP006"], runtime_import="pkg.shim"))
     select = load_options(
         [tmp_path], overrides=Overrides(select=["ACP004"], extend_exclude=["b"], respect_gitignore=True)
     )
 
     assert ignore_more.settings.select == ("ACP001",)
     assert ignore_more.settings.ignore == ("ACP004", "ACP006")
-    assert ignore_more.settings.target_protocol == 1
+    assert ignore_more.settings.runtime_import == "pkg.shim"
     assert select.settings.select == ("ACP004",) and select.settings.ignore == ()
     assert select.settings.enabled("ACP004")
     assert select.discovery.extend_exclude == ("a", "b")
@@ -181,6 +175,101 @@ def test_unknown_codes_on_the_command_line_are_errors() -> None:
         load_options([], isolated=True, overrides=Overrides(select=["ACP9"]))
     with pytest.raises(ValueError, match="--ignore: 'ACP-1' is not a rule code, a prefix of codes or ALL"):
         Overrides(ignore=["ACP-1"])
+
+
+@pytest.mark.parametrize(
+    ("body", "key"),
+    [
+        ("target-protocol = 1", "target-protocol"),
+        ("[tool.acp-migrate.setup-handlers]\nnew = ['new_session']", "setup-handlers"),
+    ],
+)
+def test_a_removed_key_is_an_error_saying_it_had_no_effect(tmp_path: Path, body: str, key: str) -> None:
+    config = write(tmp_path / "pyproject.toml", f"[tool.acp-migrate]\n{body}\n")
+
+    with pytest.raises(ConfigError) as error:
+        load_options([tmp_path])
+
+    assert str(error.value).startswith(f"{config}: [tool.acp-migrate] '{key}' was removed, it had no effect (")
+    assert str(error.value).endswith("): delete it")
+
+
+def test_a_removed_option_is_unknown_to_the_api() -> None:
+    with pytest.raises(ValueError, match="unknown option 'target_protocol'"):
+        Overrides.from_keywords({"target_protocol": 1})
+
+
+# --- reading the files ----------------------------------------------------------------------
+
+
+def opened_files(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every path this process opens from now until the test ends (audit events, so
+    whichever way a file is opened)."""
+    opened: list[str] = []
+    monkeypatch.setattr(_Recorder, "into", opened)
+    return opened
+
+
+class _Recorder:
+    into: list[str] | None = None
+
+    @staticmethod
+    def hook(event: str, args: tuple) -> None:
+        if event == "open" and _Recorder.into is not None and isinstance(args[0], str):
+            _Recorder.into.append(args[0])
+
+
+sys.addaudithook(_Recorder.hook)  # audit hooks cannot be removed: it records only inside a test
+
+
+def test_each_configuration_file_is_read_once_per_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write(tmp_path / "pyproject.toml", "[tool.acp-migrate]\nignore = ['ACP006']\n[tool.ruff]\nline-length = 79\n")
+    write(tmp_path / "setup.cfg", "[isort]\nknown_first_party = app\n")
+    write(tmp_path / "pkg/pyproject.toml", "[project]\nname = 'acp-migrate-user'\n[tool.black]\nline-length = 99\n")
+    write(tmp_path / "pkg/a.py")
+    opened = opened_files(monkeypatch)
+
+    options = load_options([tmp_path / "pkg/a.py"])
+
+    assert (options.settings.ignore, options.settings.style.line_length) == (("ACP006",), 79)
+    configuration = [Path(p) for p in opened if Path(p).is_relative_to(tmp_path) and Path(p).is_file()]
+    assert sorted(configuration) == [
+        tmp_path / "pkg/pyproject.toml",
+        tmp_path / "pyproject.toml",
+        tmp_path / "setup.cfg",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("make", "reason"),
+    [
+        (lambda path: path.mkdir(), "is a directory"),
+        (lambda path: os.mkfifo(path), "not a regular file"),
+        (lambda path: write(path, "select = ['ACP001']\n" + "#" * 1024 * 1024), "too large"),
+    ],
+    ids=["folder", "fifo", "too-large"],
+)
+def test_a_config_option_naming_a_file_that_cannot_be_read_is_an_error(
+    tmp_path: Path, make: Callable[[Path], object], reason: str
+) -> None:
+    make(tmp_path / "ci.toml")
+
+    with pytest.raises(ConfigError) as error:
+        load_options([tmp_path], config=tmp_path / "ci.toml")
+
+    assert str(error.value).startswith(f"{tmp_path / 'ci.toml'}: cannot read: {reason}")
+
+
+def test_a_pyproject_that_cannot_be_read_counts_as_absent_and_is_named(tmp_path: Path) -> None:
+    write(tmp_path / "pyproject.toml", "[tool.acp-migrate]\nignore = ['ACP006']\n")
+    big = write(tmp_path / "pkg/pyproject.toml", "[tool.acp-migrate]\nselect = ['ACP001']\n" + "#" * 1024 * 1024)
+    write(tmp_path / "pkg/a.py")
+
+    options = load_options([tmp_path / "pkg"])
+
+    assert options.config_file == str(tmp_path / "pyproject.toml")
+    assert options.settings.ignore == ("ACP006",)
+    assert len(options.ignored) == 1 and options.ignored[0].startswith(f"{big}: too large")
 
 
 # --- prefixes and ALL ------------------------------------------------------------------------
@@ -249,7 +338,7 @@ def test_every_problem_of_the_file_and_the_flags_is_reported_at_once(tmp_path: P
     config = write(
         tmp_path / "pyproject.toml",
         "[tool.acp-migrate]\nselect = ['ACP9', 'ACP001', 'ACP8']\nignore = ['x-1', 'y-2']\n"
-        "target-protocol = 3\ncolour = true\n",
+        "respect-gitignore = 'yes'\ncolour = true\n",
     )
 
     with pytest.raises(ConfigError) as error:
@@ -260,7 +349,7 @@ def test_every_problem_of_the_file_and_the_flags_is_reported_at_once(tmp_path: P
     assert all(line.startswith(f"{config}: [tool.acp-migrate] ") for line in lines[1:])
     assert [line.split("] ", 1)[1].split(" (")[0] for line in lines[1:]] == [
         "'ignore': 'x-1' is not a rule code, a prefix of codes or ALL",
-        "'target-protocol': Input should be 1 or 2",
+        "'respect-gitignore': Input should be a valid boolean",
         "unknown key 'colour'",
         "'select': unknown rule code 'ACP9'",
         "'select': unknown rule code 'ACP8'",

@@ -27,9 +27,9 @@ import pytest
 
 from acp_migrate.engine.analysis.codemod import analyze_source
 from acp_migrate.engine.execution.modules import in_memory_modules
-from acp_migrate.engine.analysis.vendor import is_vendored, vendored_source
 from acp_migrate.settings import DEFAULT_SETTINGS, ProjectFacts, RuleSettings
 from acp_migrate.style import read_style
+from acp_migrate.vendor import is_vendored, vendored_source
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 CASES = sorted(p for p in GOLDEN.iterdir() if (p / "input").is_dir())

@@ -31,8 +31,8 @@ from support.acp_stdio import AgentProcess, AgentProcessError
 from support.golden_frames import TO_AGENT, Frame, client_list, early
 from support.sdk_venv import sdk_env, sdk_python
 
-from acp_migrate.engine.analysis.vendor import is_vendored, vendored_source
 from acp_migrate.style import read_style
+from acp_migrate.vendor import is_vendored, vendored_source
 
 pytestmark = pytest.mark.slow  # every rewire case's migrated agent, run over stdio
 

@@ -1,10 +1,12 @@
 """The pre-commit hooks, installed by pre-commit itself from a git copy of this project
 (`pre-commit try-repo`) and run on a repository holding a legacy file: the check hook
-fails and writes nothing, the fix hook rewrites the file."""
+fails and writes nothing, the fix hook rewrites the file. The README's snippet works
+as written, with acp-migrate installed where the commit is made."""
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -24,7 +26,7 @@ def git(*args: str, cwd: Path, env: dict[str, str]) -> None:
     subprocess.run(["git", *args], cwd=cwd, check=True, env=env, capture_output=True)
 
 
-def test_the_hooks_via_pre_commit_try_repo(tmp_path: Path) -> None:
+def _environment(tmp_path: Path) -> dict[str, str]:
     if not PRE_COMMIT.exists():
         pytest.fail("pre-commit is not installed: pip install -e '.[test]'")
     if shutil.which("git") is None:
@@ -40,6 +42,25 @@ def test_the_hooks_via_pre_commit_try_repo(tmp_path: Path) -> None:
         "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"),
     }
     env.pop("NO_COLOR", None)
+    return env
+
+
+def _pre_commit(*args: str, cwd: Path, env: dict[str, str]) -> tuple[int, str]:
+    """pre-commit on every file of `cwd`: its exit code and its output."""
+    result = subprocess.run(
+        [str(PRE_COMMIT), *args, "--all-files", "--color", "never"],
+        check=False,
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    return result.returncode, result.stdout + result.stderr
+
+
+def test_the_hooks_via_pre_commit_try_repo(tmp_path: Path) -> None:
+    env = _environment(tmp_path)
     # try-repo needs the hooks file committed: commit a copy of the project, never the project.
     hooks_repo = tmp_path / "acp-migrate"
     hooks_repo.mkdir()
@@ -60,17 +81,9 @@ def test_the_hooks_via_pre_commit_try_repo(tmp_path: Path) -> None:
     git("add", "-A", cwd=user, env=env)
 
     # Both hooks, in the manifest's order: check (fails, writes nothing), then fix (rewrites).
-    result = subprocess.run(
-        [str(PRE_COMMIT), "try-repo", str(hooks_repo), "--all-files", "--color", "never"],
-        cwd=user,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    code, output = _pre_commit("try-repo", str(hooks_repo), cwd=user, env=env)
 
-    output = result.stdout + result.stderr
-    assert result.returncode == 1, output
+    assert code == 1, output
     check = output[output.index("acp-migrate check.") : output.index("acp-migrate fix.")]
     fix = output[output.index("acp-migrate fix.") :]
     assert "Failed" in check and "exit code: 1" in check
@@ -92,3 +105,25 @@ def test_the_hooks_see_the_whole_project_in_one_process() -> None:
     assert len(hooks) == 2
     for hook in hooks:
         assert "require_serial: true" in hook, hook
+
+
+def test_the_readmes_pre_commit_snippet_works_as_written(tmp_path: Path) -> None:
+    readme = (PROJECT / "README.md").read_text()
+    [snippet] = re.findall(r"```yaml\n(# \.pre-commit-config\.yaml\n.*?)```", readme, re.DOTALL)
+    env = _environment(tmp_path)
+    # acp-migrate installed where the commit is made: this environment's scripts first.
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    user = tmp_path / "user"
+    user.mkdir()
+    git("init", "-q", cwd=user, env=env)
+    (user / ".pre-commit-config.yaml").write_text(snippet)
+    (user / "agent.py").write_text(LEGACY)
+    (user / "clean.py").write_text(FIXED)
+    git("add", "-A", cwd=user, env=env)
+
+    code, output = _pre_commit("run", cwd=user, env=env)
+
+    assert code == 1, output
+    assert "acp-migrate check" in output and "Failed" in output
+    assert "agent.py:3:45: ACP001 [*]" in output and "clean.py" not in output
+    assert (user / "agent.py").read_text() == LEGACY  # the check hook never writes

@@ -1,6 +1,7 @@
 """The release metadata agrees: one version in pyproject.toml and the package, a
-CHANGELOG entry for it, and the README's install and pre-commit instructions naming
-its tag (this repository has no public URL: placeholders, never a made-up host)."""
+CHANGELOG entry for it, and the README's install instructions naming a commit, which
+every clone has, not a tag (this repository has no public URL: placeholders, never a
+made-up host)."""
 
 from __future__ import annotations
 
@@ -27,10 +28,9 @@ def test_the_changelog_has_an_entry_for_the_version() -> None:
     assert re.search(rf"^## \[{re.escape(__version__)}\] - \d{{4}}-\d{{2}}-\d{{2}}$", changelog, re.MULTILINE)
 
 
-def test_the_readme_installs_and_pins_the_release_tag() -> None:
-    tag = f"v{__version__}"
-    assert re.search(rf"^\s+rev: {re.escape(tag)}\b", README, re.MULTILINE)
-    assert f'pip install "git+https://<host>/<path>/acp-migrate@{tag}"' in README
+def test_the_readme_installs_from_a_commit_never_a_tag_a_clone_lacks() -> None:
+    assert 'pip install "git+https://<host>/<path>/acp-migrate@<commit>"' in README
+    assert not re.search(r"acp-migrate@v\d|rev: v\d", README)
     # No command installs it from PyPI, where it is not.
     assert not re.search(r"^\s*(- run: )?pip install acp-migrate\b", README, re.MULTILINE)
     assert "OWNER" not in README

@@ -50,6 +50,15 @@ def test_a_finding_is_one_line() -> None:
     )
 
 
+def test_check_marks_the_fixable_findings_as_ruff_does() -> None:
+    assert format_finding(finding("a.py", 2), mark_fixable=True) == (
+        "a.py:2:5: ACP001 [*] `slash_commands` is no longer part of AgentCapabilities"
+    )
+    assert format_finding(finding("a.py", 3, "ACP005", fixable=False), mark_fixable=True).startswith(
+        "a.py:3:5: ACP005 `slash"
+    )
+
+
 def test_check_lists_findings_then_a_summary() -> None:
     result = check_result(
         FileOutcome(path="b.py", findings=[finding("b.py", 3, "ACP005", fixable=False)]),
@@ -57,9 +66,9 @@ def test_check_lists_findings_then_a_summary() -> None:
     )
 
     assert render_check(result).splitlines() == [
-        format_finding(finding("a.py", 2)),
-        format_finding(finding("a.py", 9)),
-        format_finding(finding("b.py", 3, "ACP005", fixable=False)),
+        format_finding(finding("a.py", 2), mark_fixable=True),
+        format_finding(finding("a.py", 9), mark_fixable=True),
+        format_finding(finding("b.py", 3, "ACP005", fixable=False), mark_fixable=True),
         "Found 3 findings in 2 files.",
         "[*] 2 fixable with `acp-migrate fix`.",
     ]
@@ -83,7 +92,7 @@ def test_no_fixable_hint_without_fixable_findings() -> None:
 def test_the_summary_can_be_left_to_the_closing_summary() -> None:
     result = check_result(FileOutcome(path="a.py", findings=[finding("a.py", 1)]))
 
-    assert render_check(result, summary=False) == format_finding(finding("a.py", 1)) + "\n"
+    assert render_check(result, summary=False) == format_finding(finding("a.py", 1), mark_fixable=True) + "\n"
     assert render_check(check_result(FileOutcome(path="a.py")), summary=False) == ""
 
 

@@ -3,7 +3,7 @@
 The registry finds every `acpNNN_*` module; the engine builds the prefilter, discovery's
 suffixes, check's hollowing and the configuration's codes from the rules' declarations,
 without importing LibCST, and names no rule. Adding a rule is one new file
-(docs/ARCHITECTURE.md, "Where a rule lives"): the last test does just that.
+(docs/ARCHITECTURE.md, "Rules"): the last test does just that.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ import textwrap
 from pathlib import Path
 
 import acp_migrate
-from acp_migrate.rules import ALL_RULES, RULE_MODULE
+from acp_migrate.rulebook import RULE_MODULE
+from acp_migrate.rules import ALL_RULES
 
 PACKAGE = Path(acp_migrate.__file__).parent
 RULE_FILES = sorted(p for p in (PACKAGE / "rules").glob("*.py") if RULE_MODULE.fullmatch(p.stem))
@@ -45,13 +46,6 @@ def _imported_modules(path: Path) -> list[str]:
 def test_every_rule_module_is_found() -> None:
     assert [rule.__module__.rsplit(".", 1)[1] for rule in ALL_RULES] == [path.stem for path in RULE_FILES]
     assert [rule.code for rule in ALL_RULES] == sorted(rule.code for rule in ALL_RULES)
-
-
-def test_the_readme_table_has_a_line_per_rule() -> None:
-    readme = (PACKAGE.parent / "README.md").read_text()
-    table = readme[readme.index("\n## Rules\n") :].split("\n\n", 2)[1]
-    rows = [line.split(" | ")[:3] for line in table.splitlines()[2:]]
-    assert rows == [[f"| {r.code}", r.name, "yes" if r.fixable else "no"] for r in ALL_RULES]
 
 
 def test_the_codes_the_shared_vocabulary_names_are_rules() -> None:
@@ -153,3 +147,52 @@ def test_adding_a_rule_is_adding_its_module(tmp_path: Path) -> None:
     assert found == "ExampleRule True"
     assert selected == "('ACP011',) False"
     assert findings == "[('ACP011', 1, 'the new token')]"
+
+
+NEW_WIRE_RULE = '''\
+"""ACP113 example-wire-rule: a wire rule added by the test, as a newcomer would."""
+
+from __future__ import annotations
+
+from acp_migrate.probe.checks.base import Example, WireRule, finding
+
+
+class ExampleWireRule(WireRule):
+    code = "ACP113"
+    name = "example-wire-rule"
+    summary = "The agent sent a notification."
+    examples = (Example('<- {"jsonrpc":"2.0","method":"x"}\\n'), Example("", flagged=False))
+
+    @classmethod
+    def check(cls, transcript):
+        for frame in transcript.agent_frames():
+            if frame.is_notification:
+                yield finding(transcript, cls.code, "a notification", frame)
+'''
+
+
+def test_adding_a_wire_rule_is_adding_its_module(tmp_path: Path) -> None:
+    # The same registry finds it: `acp-migrate rules` lists it, --select takes it, it runs.
+    copy = tmp_path / "site" / "acp_migrate"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    (copy / "probe" / "checks" / "acp113_example_wire_rule.py").write_text(NEW_WIRE_RULE)
+    done = _run(
+        """
+        from acp_migrate.api import rule_info
+        from acp_migrate.probe.checks import WIRE_RULES, enabled_codes, run_checks
+        from acp_migrate.probe.wire import parse_example
+
+        [rule] = [rule for rule in WIRE_RULES if rule.code == "ACP113"]
+        print(rule_info("acp113").documentation.splitlines()[0])
+        print(enabled_codes(["ACP113"]), enabled_codes(["ACP11"], ["ACP113"])[-1])
+        print([f.code for f in run_checks(parse_example(rule.examples[0].before))])
+        """,
+        cwd=tmp_path,
+        path=copy.parent,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "ACP113 example-wire-rule: a wire rule added by the test, as a newcomer would.",
+        "['ACP113'] ACP112",
+        "['ACP113']",
+    ]

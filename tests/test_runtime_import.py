@@ -15,12 +15,12 @@ import pytest
 from support.command import run_acp_migrate
 
 from acp_migrate.engine.analysis.codemod import analyze_source
-from acp_migrate.engine.analysis.vendor import is_vendored, vendored_source
 from acp_migrate.engine.execution.modules import file_system_modules, in_memory_modules
 from acp_migrate.engine.execution.runner import run
 from acp_migrate.results import Mode
 from acp_migrate.settings import DEFAULT_SETTINGS
 from acp_migrate.style import read_style
+from acp_migrate.vendor import is_vendored, vendored_source
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from acp_migrate.config import load_options
-from acp_migrate.engine.analysis.vendor import VENDORED_FILE, vendored_source
 from acp_migrate.settings import ProjectStyle
 from acp_migrate.style import read_style
+from acp_migrate.vendor import VENDORED_FILE, vendored_source
 
 
 def write(folder: Path, files: dict[str, str]) -> Path:
@@ -134,6 +134,24 @@ def test_what_cannot_be_read_counts_as_absent(tmp_path: Path, text: str) -> None
     write(tmp_path, {"pyproject.toml": text, "setup.cfg": "[flake8]\nmax-line-length = 99\n"})
     assert read_style(tmp_path).line_length in (88, 99)
     assert read_style(tmp_path).quote == '"'
+
+
+def test_a_ruff_file_too_large_for_a_configuration_counts_as_absent(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {"ruff.toml": "line-length = 79\n" + "#" * 1024 * 1024, "setup.cfg": "[flake8]\nmax-line-length = 99\n"},
+    )
+    assert read_style(tmp_path).line_length == 99
+
+
+def test_a_configuration_counted_as_absent_is_named_for_verbose(tmp_path: Path) -> None:
+    write(tmp_path, {"ruff.toml": "[format\n", "tox.ini": "[flake8\n", "setup.cfg": "[flake8]\nmax-line-length = 99\n"})
+    options = load_options([tmp_path])
+    assert options.settings.style.line_length == 99
+    assert sorted(line.split(" (")[0] for line in options.ignored) == [
+        f"{tmp_path / 'ruff.toml'}: invalid TOML: Expected ']' at the end of a table declaration",
+        f"{tmp_path / 'tox.ini'}: invalid INI",
+    ]
 
 
 def test_link_loops_in_a_src_folder_are_no_modules(tmp_path: Path) -> None:

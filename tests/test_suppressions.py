@@ -219,12 +219,12 @@ def test_unused_suppression_position() -> None:
 
 @pytest.mark.parametrize("index", range(len(UNUSED_SUPPRESSION.examples)))
 def test_acp100_examples_do_what_its_docs_say(index: int) -> None:
-    before, after, flagged = UNUSED_SUPPRESSION.examples[index]
+    example = UNUSED_SUPPRESSION.examples[index]
 
-    analysis = analyze_source(before.encode(), path="example.py", report_unused_suppressions=True)
+    analysis = analyze_source(example.before.encode(), path="example.py", report_unused_suppressions=True)
 
-    assert (UNUSED_SUPPRESSION.code in {f.code for f in analysis.findings}) == flagged
-    if after is None:
+    assert (UNUSED_SUPPRESSION.code in {f.code for f in analysis.findings}) == example.flagged
+    if example.after is None:
         assert analysis.fixed_source is None
 
 

@@ -34,6 +34,7 @@ from acp_migrate.report.diff import render_diff
 from acp_migrate.report.text import render_fix
 from acp_migrate.results import Mode
 from acp_migrate.settings import ProjectStyle, RuleSettings
+from acp_migrate.vendor import HEADER, VENDORED_FILE, header_version, vendored_source
 
 pytestmark = pytest.mark.slow  # the command, ruff, and agents on SDK virtualenvs
 
@@ -178,6 +179,18 @@ def test_an_outdated_copy_is_reported_and_refreshed(project: Path) -> None:
     assert fixed.exit_code() == 0
     assert (project / VENDORED_FILE).read_bytes() == vendored_source()
     assert run(Mode.CHECK, [VENDORED_FILE]).findings == []
+
+
+def test_a_copy_an_earlier_build_of_this_release_wrote_is_refreshed(project: Path) -> None:
+    """The copy fix wrote before the one shim (what main had in issue 30): its header names
+    this release, its code is known as an earlier build's, so it is outdated, not edited."""
+    earlier = (REPO / "tests" / "runtime" / "data" / "earlier_build_copy.py").read_text()
+    (project / VENDORED_FILE).write_text(HEADER.format(version=__version__) + earlier)
+    checked = run(Mode.CHECK, [VENDORED_FILE])
+    assert [(f.code, f.line, f.fixable) for f in checked.findings] == [("ACP009", 1, True)]
+    assert "an earlier build of acp-migrate" in checked.findings[0].message
+    assert run(Mode.FIX, [VENDORED_FILE]).exit_code() == 0
+    assert (project / VENDORED_FILE).read_bytes() == vendored_source()
 
 
 def test_an_older_release_s_copy_with_the_same_code_is_current(project: Path) -> None:

@@ -5,8 +5,10 @@ behaves. It starts the agent over stdio, drives it as a client (`driver.py`), ke
 every frame in order (`wire.py`), and runs the wire rules over the recording
 (`checks/`, ACP101...), which `report.py` renders.
 
-This package imports the standard library and `acp_migrate` (for its version) only:
-nothing of the codemod (LibCST, the engine, the static rules), nor the SDK.
+This package imports the standard library, typer for its command (`cli.py`) and
+the modules it shares with the codemod's reports and rules (`acp_migrate/rulebook.py`,
+`escape.py`, `sarif.py`) only: nothing of the codemod (LibCST, the engine, the
+codemod's rules), nor the SDK.
 
 ```python
 from acp_migrate.probe import ProbeOptions, run_probe
@@ -21,21 +23,36 @@ result.exit_code  # 0 clean, 1 findings, 2 not driven (result.run.error, result.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-from acp_migrate.probe.driver import ProbeOptions, ProbeRun, probe
 from acp_migrate.probe.limits import MAX_FINDINGS
-from acp_migrate.probe.report import ProbeResult, make_result
-from acp_migrate.probe.wire import Transcript
+
+if TYPE_CHECKING:
+    from acp_migrate.probe.driver import ProbeOptions, ProbeRun
+    from acp_migrate.probe.report import ProbeResult
 
 __all__ = ["ProbeOptions", "ProbeResult", "ProbeRun", "judge", "run_probe"]
+
+# Loaded on first use: `acp-migrate --help` lists the probe's command without asyncio.
+_LAZY = {"ProbeOptions": "driver", "ProbeRun": "driver", "ProbeResult": "report"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def judge(run: ProbeRun, codes: Sequence[str] | None = None, max_findings: int = MAX_FINDINGS) -> ProbeResult:
     """Run the wire rules over a recorded run: findings and notes, each capped."""
-    from acp_migrate.probe.checks import ALL_CHECKS, run_checks
+    from acp_migrate.probe.checks import CODES, run_checks
+    from acp_migrate.probe.report import make_result
+    from acp_migrate.probe.wire import Transcript
 
     transcript = Transcript(run.frames, run.command)
-    enabled = list(codes) if codes is not None else [check.code for check in ALL_CHECKS]
+    enabled = list(codes) if codes is not None else list(CODES)
     return make_result(run, transcript, run_checks(transcript, enabled), enabled, max_findings)
 
 
@@ -43,4 +60,6 @@ def run_probe(
     options: ProbeOptions, codes: Sequence[str] | None = None, max_findings: int = MAX_FINDINGS
 ) -> ProbeResult:
     """Drive the agent `options.command`, then judge what it sent."""
+    from acp_migrate.probe.driver import probe
+
     return judge(probe(options), codes, max_findings)

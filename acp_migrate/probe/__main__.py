@@ -5,4 +5,4 @@ import sys
 from acp_migrate.__main__ import stoppable
 from acp_migrate.probe.cli import main
 
-sys.exit(stoppable(main))
+sys.exit(stoppable(lambda: main(sys.argv[1:])))

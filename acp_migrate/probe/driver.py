@@ -31,10 +31,10 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from acp_migrate import __version__
 from acp_migrate.probe.limits import MAX_BYTES, MAX_FRAMES
 from acp_migrate.probe.processes import descendants, kill, pipe_holders, pipe_inodes
 from acp_migrate.probe.wire import FROM_AGENT, TO_AGENT, Frame, error_text
+from acp_migrate.version import __version__
 
 STDERR_TAIL_BYTES = 8192
 STDERR_TAIL_LINES = 20
@@ -129,6 +129,8 @@ class AgentConnection:
                     start = end + 1
                     self._line(b"".join(line))
                     line = []
+                if self.overflow is not None:
+                    continue  # a cap mid-chunk: the rest is not a frame half-read, nobody waits for it
                 if start < len(chunk):
                     line.append(chunk[start:])
                 if any(line):

@@ -3,8 +3,10 @@
 
 There is no source file: a finding is located by the step it happened in, the
 session id and the index of the frame (counted from 0 over both directions, as the
-timeline shows them). The shapes follow `check`'s: GitHub's escaping and the SARIF log
-come from `acp_migrate/report/`, which reads plain results, never the engine. Every
+timeline shows them). The shapes follow `check`'s: the escaping and the SARIF log come
+from the modules both use (`acp_migrate/escape.py`, `acp_migrate/sarif.py`). What the
+agent wrote is shown escaped in every format: no control character, and no line of
+text that GitHub Actions would run as a workflow command (`::`). Every
 format carries the findings (the verdict), the notes (the probe's own: steps skipped,
 refused or failed; and the rules' notes), and each cap reached (`limits.py`).
 """
@@ -18,7 +20,8 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from acp_migrate.probe.checks import ALL_CHECKS, ERROR, NOTE, WireFinding
+from acp_migrate.escape import escape_data, escape_property, shown_line
+from acp_migrate.probe.checks import ERROR, NOTE, WIRE_RULES, WireFinding
 from acp_migrate.probe.limits import LABEL_CHARS, MAX_REPORT_CHARS
 from acp_migrate.probe.wire import (
     FROM_AGENT,
@@ -28,15 +31,15 @@ from acp_migrate.probe.wire import (
     Transcript,
     command_names,
 )
-from acp_migrate.report.github import escape_data, escape_property
-from acp_migrate.report.sarif import artifact, sarif_document
+from acp_migrate.rulebook import RuleInfo
+from acp_migrate.sarif import artifact, rule_descriptor, sarif_document
 
 if TYPE_CHECKING:  # the driver imports asyncio: `probe -h` need not
     from acp_migrate.probe.driver import ProbeRun
 
 FORMATS = ("text", "json", "github", "sarif", "timeline", "mermaid")
 FINDING_KEYS = ("code", "name", "message", "step", "session_id", "frame")
-RULE_NAMES = {check.code: check.name for check in ALL_CHECKS}
+RULE_NAMES = {rule.code: rule.name for rule in WIRE_RULES}
 
 
 @dataclass
@@ -148,7 +151,13 @@ def render_errors(result: ProbeResult) -> str:
         lines.extend("  " + line for line in run.stderr_tail.splitlines())
     else:
         lines.append("the agent wrote nothing on stderr")
-    return "\n".join(lines) + "\n"
+    return _text(lines)
+
+
+def _text(lines: list[str]) -> str:
+    """Lines of a text format: what the agent wrote in them cannot break a line, drive
+    the terminal or start a workflow command (`acp_migrate/escape.py`)."""
+    return "".join(shown_line(line) + "\n" for line in lines)
 
 
 # -- check's formats -------------------------------------------------------------------
@@ -174,7 +183,7 @@ def render_text(result: ProbeResult) -> str:
         )
     else:
         lines.append(f"No findings: {len(result.codes)} wire rules passed (steps: {steps}).")
-    return "".join(line + "\n" for line in lines)
+    return _text(lines)
 
 
 def finding_dict(f: WireFinding) -> dict[str, Any]:
@@ -224,26 +233,8 @@ def _artifact(command: Sequence[str]) -> dict[str, Any]:
     return {"uri": quote(command[0] if command else "agent")}
 
 
-def _descriptor(check) -> dict[str, Any]:
-    examples = [
-        f"Example {n} ({'reported' if e.flagged else 'not reported'}):\n\n```\n{e.frames}```"
-        for n, e in enumerate(check.examples, start=1)
-    ]
-    return {
-        "id": check.code,
-        "name": check.name,
-        "shortDescription": {"text": check.summary},
-        "fullDescription": {"text": check.documentation},
-        "help": {
-            "text": check.documentation,
-            "markdown": "\n\n".join([check.documentation, *examples]),
-        },
-        "defaultConfiguration": {"level": check.level},
-    }
-
-
 def sarif_log(result: ProbeResult, *, cwd: str | None = None) -> dict[str, Any]:
-    index = {check.code: i for i, check in enumerate(ALL_CHECKS)}
+    index = {rule.code: i for i, rule in enumerate(WIRE_RULES)}
     artifact = _artifact(result.run.command)
     results = []
     for f in [*result.findings, *(note for note in result.notes if note.code is not None)]:
@@ -286,7 +277,7 @@ def sarif_log(result: ProbeResult, *, cwd: str | None = None) -> dict[str, Any]:
         "commandLine": " ".join(result.run.command),
         "toolExecutionNotifications": notifications,
     }
-    descriptors = [_descriptor(check) for check in ALL_CHECKS]
+    descriptors = [rule_descriptor(RuleInfo.of(rule), rule.level) for rule in WIRE_RULES]
     return sarif_document("acp-migrate probe", descriptors, results, invocation, cwd=cwd)
 
 
@@ -398,7 +389,7 @@ def render_timeline(result: ProbeResult) -> str:
     if not result.run.driven:
         lines.append("")
         lines.append(f"stopped: {result.run.error}")
-    return "\n".join(lines) + "\n"
+    return _text(lines)
 
 
 def _mermaid_text(text: str) -> str:
@@ -425,4 +416,4 @@ def render_mermaid(result: ProbeResult) -> str:
     lines.extend(f"    Note over C,A: {_mermaid_text(cap)}" for cap in result.caps)
     if not result.run.driven:
         lines.append(f"    Note over C,A: stopped: {_mermaid_text(result.run.error)}")
-    return "\n".join(lines) + "\n"
+    return _text(lines)

@@ -20,8 +20,6 @@ TO_AGENT = "client->agent"
 FROM_AGENT = "agent->client"
 
 SETUP_METHODS = ("session/new", "session/load", "session/resume", "session/fork")
-# Setup methods whose request names the session: the client knows the id before the answer.
-REQUEST_NAMES_SESSION = ("session/load", "session/resume")
 
 
 @dataclass(slots=True)
@@ -39,6 +37,8 @@ class Frame:
             message = json.loads(raw)
         except ValueError as exc:
             return cls(index, direction, at, raw, None, f"not JSON ({exc})")
+        except RecursionError:  # the client's parser gives up as Python's does
+            return cls(index, direction, at, raw, None, "JSON nested too deeply to parse")
         if not isinstance(message, dict):
             return cls(index, direction, at, raw, None, f"a JSON {type(message).__name__}, not an object")
         return cls(index, direction, at, raw, message)

@@ -1,21 +1,15 @@
 """`check --output-format github`: GitHub Actions workflow commands, one annotation per finding.
 
 `::error file=PATH,line=L,col=C,endLine=L,endColumn=C,title=CODE::MESSAGE`, escaped as the
-runner expects (`%`, CR, LF everywhere; also `:` and `,` in properties). Files that
-could not be analysed become annotations too (and still go to stderr).
+runner expects (`%`, CR, LF everywhere; also `:` and `,` in properties; other control
+characters as `\\xNN`: `acp_migrate/escape.py`). Files that could not be analysed
+become annotations too (and still go to stderr).
 """
 
 from __future__ import annotations
 
+from acp_migrate.escape import escape_data, escape_property
 from acp_migrate.results import RunResult
-
-
-def escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def escape_property(text: str) -> str:
-    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def _path(path: str) -> str:

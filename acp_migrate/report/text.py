@@ -9,36 +9,23 @@ per file and rule.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
+from acp_migrate.escape import shown
 from acp_migrate.findings import Finding
 from acp_migrate.report.colour import PLAIN, Painter
 from acp_migrate.results import FileError, Mode, RunResult
 
 FIX_COMMAND = "acp-migrate fix"
 
-# Control characters (an escape sequence in a file name would drive the terminal, a line
-# break would forge a line) and undecodable bytes of a name (surrogates).
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
-
-def shown(text: str) -> str:
-    """`text` safe to print: control characters and undecodable bytes as `\\xNN` escapes."""
-    return _UNSAFE.sub(_escape, text) if _UNSAFE.search(text) else text
-
-
-def _escape(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8 (surrogateescape)
-        return f"\\x{code - 0xDC00:02x}"
-    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
-
-
-def format_finding(finding: Finding, paint: Painter = PLAIN) -> str:
+def format_finding(finding: Finding, paint: Painter = PLAIN, *, mark_fixable: bool = False) -> str:
+    """`path:line:col: CODE message`; with `mark_fixable` (check's lines), `CODE [*]` for
+    what `fix` rewrites, as ruff's concise format marks it."""
     where = f"{paint(shown(finding.path), 'bold')}:{finding.line}:{finding.column}:"
-    return f"{where} {paint(finding.code, 'red', 'bold')} {shown(finding.message)}"
+    marker = " [*]" if mark_fixable and finding.fixable else ""
+    return f"{where} {paint(finding.code, 'red', 'bold')}{marker} {shown(finding.message)}"
 
 
 def format_error(error: FileError) -> str:
@@ -59,14 +46,14 @@ def render_errors(result: RunResult) -> str:
 
 
 def render_check(result: RunResult, *, paint: Painter = PLAIN, quiet: bool = False, summary: bool = True) -> str:
-    findings = _lines(format_finding(f, paint) for f in result.findings)
+    findings = _lines(format_finding(f, paint, mark_fixable=True) for f in result.findings)
     if quiet or not summary:
         return findings
     return findings + render_summary(result, paint=paint)
 
 
 def render_concise(result: RunResult) -> str:
-    return _lines(format_finding(f) for f in result.findings)
+    return _lines(format_finding(f, mark_fixable=True) for f in result.findings)
 
 
 def render_summary(result: RunResult, *, paint: Painter = PLAIN) -> str:

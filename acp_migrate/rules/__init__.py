@@ -1,5 +1,6 @@
-"""The rules, one module each, found here: every `acpNNN_<name>.py` of this package
-holds one `Rule` subclass (rules/base.py). Adding a rule is adding such a module
+"""The codemod's rules, one module each, found here: every `acpNNN_<name>.py` of this
+package holds one `Rule` subclass (rules/base.py), found by `acp_migrate/rulebook.py`
+as the probe's wire rules are. Adding a rule is adding such a module
 (docs/ARCHITECTURE.md, "Where a rule lives"); nothing else lists the rules.
 
 The engine reads the rules' declarations from here (the prefilter's tokens, the
@@ -10,34 +11,10 @@ LibCST (tests/test_rule_declarations.py holds that).
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-import re
-
+from acp_migrate.rulebook import find_rules
 from acp_migrate.rules.base import Rule
 
-RULE_MODULE = re.compile(r"acp\d{3}_\w+")
-
-
-def _find_rules() -> tuple[type[Rule], ...]:
-    """The `Rule` subclass defined in each `acpNNN_*` module of this package, by code."""
-    found = []
-    for module_info in pkgutil.iter_modules(__path__):
-        if not RULE_MODULE.fullmatch(module_info.name):
-            continue
-        module = importlib.import_module(f"{__name__}.{module_info.name}")
-        rules = [
-            value
-            for value in vars(module).values()
-            if isinstance(value, type) and issubclass(value, Rule) and value.__module__ == module.__name__
-        ]
-        if len(rules) != 1:
-            raise TypeError(f"{module.__name__} defines {len(rules)} Rule subclasses; a rule module defines one")
-        found.append(rules[0])
-    return tuple(sorted(found, key=lambda rule: rule.code))
-
-
-ALL_RULES: tuple[type[Rule], ...] = _find_rules()
+ALL_RULES: tuple[type[Rule], ...] = find_rules(__name__, __path__, Rule)
 
 PYTHON_RULES = tuple(rule for rule in ALL_RULES if ".py" in rule.suffixes)
 

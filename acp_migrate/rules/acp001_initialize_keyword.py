@@ -3,8 +3,12 @@ InitializeResponse.create advertises commands at `initialize`, and so does any o
 way of setting the field on capabilities.
 
 ACP lists commands per session (session setup results and `available_commands_update`
-notifications), so the setting goes, and its commands move into the agent's session
-setup handlers (`rules/shared/rewire.py`). The ways of setting it:
+notifications), so the setting goes and its list moves to the agent's
+`CommandAdvertiser`: first thing in `initialize`, `fix` binds it to the connection and
+gives it the list (`advertise(...)`). The advertiser sends each session set up on the
+connection (new, load, resume, fork) the list after its setup response, whichever
+handler answered, and adds the moved commands to the lists the server's own code sends;
+the setup handlers are not edited. The ways of setting it:
 
 - the keyword: `AgentCapabilities(slash_commands=x)`, `AgentCapabilities.create(...)`,
   `InitializeResponse.create(...)`, also `**{"slash_commands": x}` and `**dict(...)`;
@@ -13,7 +17,7 @@ setup handlers (`rules/shared/rewire.py`). The ways of setting it:
 - `caps.model_copy(update={"slash_commands": x})`: the entry goes (the `update=` too
   when it is left empty);
 - `setattr(caps, "slash_commands", x)` and `caps.slash_commands = x` on a value known
-  to be capabilities (`rules/shared/kinds.py`): the statement goes.
+  to be capabilities: the statement goes.
 
 A setting `fix` cannot take out safely (a `kwargs` dict built or used any other way,
 an assignment sharing its line or doing more than setting the field) is kept with a
@@ -126,10 +130,10 @@ class InitializeKeyword(Rule):
     )
 
     def __init__(self, context: FileContext) -> None:
-        from acp_migrate.rules.shared.kinds import ValueKinds
+        from acp_migrate.rules.shared.kinds import LocalKinds
 
         super().__init__(context)
-        self.kinds = ValueKinds(context)
+        self.kinds = LocalKinds(context)
 
     # -- local names -------------------------------------------------------------------
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
@@ -160,7 +164,7 @@ class InitializeKeyword(Rule):
             remove_advertised,
             sole_statement,
         )
-        from acp_migrate.rules.shared.kinds import assignment_targets
+        from acp_migrate.rules.shared.syntax import assignment_targets
 
         legacy = [
             target
@@ -215,7 +219,7 @@ class InitializeKeyword(Rule):
         """`setattr(caps, "slash_commands", x)` or `object.__setattr__(caps, ...)`."""
         import libcst as cst
 
-        from acp_migrate.rules.shared.kinds import string_value
+        from acp_migrate.rules.shared.syntax import string_value
 
         func = node.func
         named = (isinstance(func, cst.Name) and func.value == "setattr") or (
@@ -236,7 +240,7 @@ class InitializeKeyword(Rule):
         import libcst as cst
 
         from acp_migrate.rules.shared.advertised import keep_advertised, remove_advertised, sole_statement
-        from acp_migrate.rules.shared.kinds import string_value
+        from acp_migrate.rules.shared.syntax import string_value
 
         key = string_value(node.args[1].value)
         value = node.args[2].value
@@ -256,7 +260,7 @@ class InitializeKeyword(Rule):
         import libcst as cst
 
         from acp_migrate.rules.shared.advertised import remove_advertised
-        from acp_migrate.rules.shared.kinds import is_dict_call, string_key
+        from acp_migrate.rules.shared.syntax import is_dict_call, string_key
 
         context = self.context
         if isinstance(expression, cst.Dict):
@@ -340,7 +344,7 @@ class InitializeKeyword(Rule):
         ("entry"), or anything else ("other")."""
         import libcst as cst
 
-        from acp_migrate.rules.shared.kinds import subscript_key
+        from acp_migrate.rules.shared.syntax import subscript_key
 
         node, parents = found[0], found[1:]
         if carrier.value is node:
@@ -380,7 +384,7 @@ class InitializeKeyword(Rule):
         ("assignment"); another value is "opaque"."""
         import libcst as cst
 
-        from acp_migrate.rules.shared.kinds import is_dict_call, string_key
+        from acp_migrate.rules.shared.syntax import is_dict_call, string_key
 
         if isinstance(value, cst.Dict):
             return "assignment", [(e, k, e.value) for e in value.elements if (k := string_key(e)) in LEGACY_KEYS]
@@ -397,7 +401,7 @@ class InitializeKeyword(Rule):
         """Whether a module-level assignment of `name` mentions the field."""
         import libcst as cst
 
-        from acp_migrate.rules.shared.kinds import assignment_targets
+        from acp_migrate.rules.shared.syntax import assignment_targets
 
         for statement in self.context.module.body:
             if isinstance(statement, cst.SimpleStatementLine):

@@ -7,7 +7,7 @@ under `"agentCapabilities"` (`caps = {...}; ...; {"agentCapabilities": caps}`), 
 key may be set on a value known to be a capabilities dict
 (`result["agentCapabilities"]["slashCommands"] = x`, `data["slashCommands"] = x` on a
 `model_dump()`, `caps["slashCommands"] = x` on such a local): the entry goes, or the statement,
-and its commands move into the agent's session setup handlers like ACP001's. Dicts
+and its commands move to the agent's `CommandAdvertiser` as ACP001's do. Dicts
 passed straight to `model_validate` and friends are left alone: they are old-JSON
 fixtures proving the key is ignored on the way in.
 """
@@ -62,10 +62,10 @@ class CapabilitiesDictKey(Rule):
     )
 
     def __init__(self, context) -> None:
-        from acp_migrate.rules.shared.kinds import ValueKinds
+        from acp_migrate.rules.shared.kinds import LocalKinds
 
         super().__init__(context)
-        self.kinds = ValueKinds(context)
+        self.kinds = LocalKinds(context)
         # Dicts (literals, `dict(...)` calls) passed to a parsing method, and how deep
         # the traversal is inside one.
         self._inbound: set[cst.CSTNode] = set()
@@ -82,7 +82,7 @@ class CapabilitiesDictKey(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         import libcst as cst
 
-        from acp_migrate.rules.shared.kinds import is_dict_call
+        from acp_migrate.rules.shared.syntax import is_dict_call
 
         if node in self._inbound:
             self._inbound_depth += 1
@@ -102,7 +102,7 @@ class CapabilitiesDictKey(Rule):
             self._inbound_depth -= 1
 
     def visit_Dict(self, node: cst.Dict) -> None:
-        from acp_migrate.rules.shared.kinds import string_key
+        from acp_migrate.rules.shared.syntax import string_key
 
         if node in self._inbound:
             self._inbound_depth += 1
@@ -118,7 +118,7 @@ class CapabilitiesDictKey(Rule):
 
     @staticmethod
     def _is_dict_call(node: cst.BaseExpression) -> bool:
-        from acp_migrate.rules.shared.kinds import is_dict_call
+        from acp_migrate.rules.shared.syntax import is_dict_call
 
         return is_dict_call(node)
 
@@ -126,7 +126,7 @@ class CapabilitiesDictKey(Rule):
         import libcst as cst
 
         from acp_migrate.rules.shared.advertised import remove_advertised
-        from acp_migrate.rules.shared.kinds import is_dict_call, string_key
+        from acp_migrate.rules.shared.syntax import is_dict_call, string_key
 
         if isinstance(capabilities, cst.Dict):
             found = [(element, string_key(element), element.value) for element in capabilities.elements]
@@ -174,7 +174,7 @@ class CapabilitiesDictKey(Rule):
             remove_advertised,
             sole_statement,
         )
-        from acp_migrate.rules.shared.kinds import assignment_targets, subscript_key
+        from acp_migrate.rules.shared.syntax import assignment_targets, subscript_key
 
         legacy = [
             target

@@ -11,8 +11,9 @@ parameter still used for anything else in the body is reported, not removed.
 
 The field goes only when no caller that passes or reads it is left after the run
 (ACP001/ACP002 set it, ACP004 reads it): a caller that is suppressed, deselected,
-cannot be fixed or is outside the run keeps the schema as it is, reported once per field with the callers' places
-(`settings.ProjectFacts`, decided by the run before any edit: `engine/execution/project.py`).
+cannot be fixed or is outside the run (in the project, but not among the paths given)
+keeps the schema as it is, reported once per field with the callers' places. The run
+decides this before it edits any file.
 """
 
 from __future__ import annotations

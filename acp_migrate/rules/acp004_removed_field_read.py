@@ -6,7 +6,7 @@
 (`assert hasattr(caps, "slash_commands")`, `assert "slashCommands" in data`): after
 the migration these read nothing, so a person must rewrite them (usually a test that
 should now look at the per-session advertisement). Only values known to be
-capabilities count (`rules/shared/kinds.py`): a server's own `self.slash_commands` is not this
+capabilities count: a server's own `self.slash_commands` is not this
 field. Setting the field (`caps.slash_commands = x`, `setattr(...)`) is ACP001's and
 ACP002's, not a read.
 
@@ -17,10 +17,10 @@ or `not` whose truth is "the field is absent" (`not hasattr(caps, "slash_command
 
 Resolving it: decide what the read was for. A test of initialize-time commands is
 rewritten (RFC-0032: "rewritten or deleted, not merely updated"): assert the field's
-absence where the capabilities are still checked, and test the commands where they go
-now, in the session setup result or the `available_commands_update` that follows it
-(docs/runtime.md, "What a session advertises"; give the agent a real connection or a
-recording client, since `bind` of a `unittest.mock.Mock` stands aside). Code that
+absence where the capabilities are still checked, and test the commands where a session
+gets them now: `agent.command_advertiser.commands()` (what every session is advertised),
+or the `available_commands_update` after a setup response over a real connection or a
+recording client (`bind` of a `unittest.mock.Mock` stands aside). Code that
 read the list to use it reads it from where the server keeps its commands. Then
 `acp-migrate check` no longer reports the line (example 1 shows both steps).
 """
@@ -90,10 +90,10 @@ class RemovedFieldRead(Rule):
     )
 
     def __init__(self, context) -> None:
-        from acp_migrate.rules.shared.kinds import ValueKinds
+        from acp_migrate.rules.shared.kinds import LocalKinds
 
         super().__init__(context)
-        self.kinds = ValueKinds(context)
+        self.kinds = LocalKinds(context)
         # Reads that are part of an assertion of the field's absence.
         self._absent: set[cst.CSTNode] = set()
         # Attributes and subscripts assigned to (setting the field: another rule's).
@@ -101,19 +101,19 @@ class RemovedFieldRead(Rule):
 
     # -- local names -------------------------------------------------------------------
     def visit_Assign(self, node: cst.Assign) -> None:
-        from acp_migrate.rules.shared.kinds import assignment_targets
+        from acp_migrate.rules.shared.syntax import assignment_targets
 
         self.kinds.assigned(node)
         self._stored.update(assignment_targets(node))
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        from acp_migrate.rules.shared.kinds import assignment_targets
+        from acp_migrate.rules.shared.syntax import assignment_targets
 
         self.kinds.assigned(node)
         self._stored.update(assignment_targets(node))
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        from acp_migrate.rules.shared.kinds import assignment_targets
+        from acp_migrate.rules.shared.syntax import assignment_targets
 
         self._stored.update(assignment_targets(node))
 
@@ -160,12 +160,12 @@ class RemovedFieldRead(Rule):
         return None
 
     def _reads_attribute(self, value: cst.BaseExpression, name: cst.BaseExpression) -> bool:
-        from acp_migrate.rules.shared.kinds import string_value
+        from acp_migrate.rules.shared.syntax import string_value
 
         return string_value(name) in LEGACY_KEYS and self.kinds.kind(value) == CAPS
 
     def _reads_key(self, container: cst.BaseExpression, key: cst.BaseExpression) -> bool:
-        from acp_migrate.rules.shared.kinds import string_value
+        from acp_migrate.rules.shared.syntax import string_value
 
         return string_value(key) in LEGACY_KEYS and self.kinds.kind(container) == CAPS_DICT
 
@@ -176,7 +176,7 @@ class RemovedFieldRead(Rule):
         assertion such checks are compatibility code, right either way."""
         import libcst as cst
 
-        from acp_migrate.rules.shared.kinds import string_value
+        from acp_migrate.rules.shared.syntax import string_value
 
         tests = [node.test]
         while tests:
@@ -199,7 +199,7 @@ class RemovedFieldRead(Rule):
             self._report(node, f"`.{node.attr.value}`")
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
-        from acp_migrate.rules.shared.kinds import subscript_key
+        from acp_migrate.rules.shared.syntax import subscript_key
 
         if node in self._stored:
             return
@@ -210,7 +210,7 @@ class RemovedFieldRead(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         import libcst as cst
 
-        from acp_migrate.rules.shared.kinds import string_value
+        from acp_migrate.rules.shared.syntax import string_value
 
         if node in self._absent:
             return

@@ -1,18 +1,18 @@
 """ACP005 commands-not-advertised: a command list advertised at `initialize` that `fix`
-cannot move into the session setup handlers.
+cannot hand to the agent's `CommandAdvertiser` (ACP001 says where the lists go).
 
-Reported by `fix` in place of the ACP001/ACP002/ACP003 finding it could not fix:
-`rules/shared/rewire.py` cannot move the list safely (the value uses locals of a
+Reported by `fix` in place of the ACP001/ACP002/ACP003 finding it could not fix: it
+cannot move the list safely (the value uses locals of a
 method `initialize` calls, it is advertised only under a condition, it awaits, the class has
 nowhere to create or bind the advertiser, or the code is not an agent's
 `initialize`, a method it calls, or a module constant it uses). Code that cannot be moved
 stays where it was: the keyword, its value and the locals feeding it are kept, and a
 `# acp-migrate: TODO` line goes above the statement (ACP007 keeps reporting it), so
 the project runs as before and the person has everything needed to finish: advertise
-the list per session (docs/runtime.md: `CommandAdvertiser.advertise(...)`), then
-delete the keyword and the TODO.
+the list per session (`CommandAdvertiser.advertise(...)`), then delete the keyword and
+the TODO.
 
-Resolving it, by the reason `fix` gave (docs/runtime.md, "API"):
+Resolving it, by the reason `fix` gave:
 
 1. The agent class holds one `CommandAdvertiser` per connection: create it in
    `__init__` (or as a dataclass field), and call `bind(conn)` in `on_connect`, or

@@ -39,8 +39,7 @@ for files named explicitly, as the pre-commit hooks do).
 Resolving what is left: drop `slashCommands` from the `initialize` example and show
 the commands where a client gets them now: in the `session/new` (load, resume, fork)
 result's `availableCommands` (protocol v2), or in the `available_commands_update`
-notification that follows the setup response (v1), as docs/runtime.md describes
-(example 4 shows the result).
+notification that follows the setup response (v1) (example 4 shows the result).
 """
 
 from __future__ import annotations

@@ -1,13 +1,12 @@
 """ACP007 migration-todo: a `# acp-migrate: TODO` comment left by `fix` is unresolved.
 
 `fix` leaves one above a command list advertised at `initialize` that it could not
-move into the session setup handlers safely (ACP005 gave the reason; the list and the
+hand to the agent's `CommandAdvertiser` safely (ACP005 gave the reason; the list and the
 code feeding it stay, so the server runs as before). The lint keeps failing until a
 person advertises those commands per session and deletes the comment.
 
 Resolving it: follow `acp-migrate rules ACP005` (a `CommandAdvertiser` bound to the
-connection and given the list in `initialize`, `advertise(<the list>)`; see
-docs/runtime.md), then delete the legacy keyword the comment sits above and the
+connection and given the list in `initialize`, `advertise(<the list>)`), then delete the legacy keyword the comment sits above and the
 comment itself. To keep the legacy code on purpose for now, replace the TODO with a
 suppression (`# acp-migrate: ignore[ACP001]` on the keyword's line) so the decision
 is visible.

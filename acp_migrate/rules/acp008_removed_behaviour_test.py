@@ -52,6 +52,7 @@ validating old JSON with the key, and not when the schema keeps its field this r
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from acp_migrate.rules.base import NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, Example, Report, Rule
@@ -60,6 +61,7 @@ from acp_migrate.rules.shared import LEFT, LEGACY_KEYS, LEGACY_TOKENS, PARTIAL, 
 if TYPE_CHECKING:
     import libcst as cst
 
+    from acp_migrate.rules.context import FileContext
     from acp_migrate.rules.shared.legacy_tests import TestFile, TestPlan
 
 
@@ -158,8 +160,22 @@ class RemovedBehaviourTest(Rule):
         ),
     )
 
+    def __init__(self, context: FileContext) -> None:
+        super().__init__(context)
+        # Inside what fix removes, other rules' findings are moot: dropped with their edits.
+        context.claim(self.code, self._removes_at)
+
+    def _tests(self) -> TestFile | None:
+        from acp_migrate.rules.shared.legacy_tests import tests_of
+
+        return tests_of(self.context)
+
+    def _removes_at(self, lineage: Sequence[cst.CSTNode]) -> bool:
+        tests = self._tests()
+        return tests is not None and tests.removes_at(lineage)
+
     def visit_Module(self, node: cst.Module) -> None:
-        tests = self.context.tests()
+        tests = self._tests()
         if tests is None or not tests.deletes_module():
             return
         count = f"{len(tests.plans)} test{'s' if len(tests.plans) != 1 else ''}"
@@ -173,7 +189,7 @@ class RemovedBehaviourTest(Rule):
             self.context.delete_file()
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        tests = self.context.tests()
+        tests = self._tests()
         if tests is None or node not in tests.classes:
             return
         plan = tests.classes[node]
@@ -191,7 +207,7 @@ class RemovedBehaviourTest(Rule):
             self._remove(tests, node)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        tests = self.context.tests()
+        tests = self._tests()
         if tests is None:
             return
         plan = tests.plans.get(node)

@@ -9,7 +9,8 @@ this release writes. A copy that differs only in formatting (reformatted by the
 project's formatter, other quotes, rewrapped lines, comments) is current.
 
 A copy written by another release whose code differs is reported on its first line,
-and `fix` rewrites the whole file with this release's shim. A copy whose header names
+and `fix` rewrites the whole file with this release's shim; so is a copy an earlier
+build of this release wrote (its header names this release, its code is known). A copy whose header names
 this release but whose code differs was edited by hand: it is reported and `fix`
 leaves it (it is not fixable: the edit is someone's); to keep an edited copy,
 deselect the rule (`ignore = ["ACP009"]`), or set `runtime-import` to a module to
@@ -32,7 +33,7 @@ _OLD = "# acp-migrate: vendored runtime 0.0.1 - written by `acp-migrate fix`; ru
 
 @functools.cache
 def _examples() -> tuple[Example, ...]:
-    from acp_migrate.engine.analysis.vendor import VENDORED_FILE, vendored_source
+    from acp_migrate.vendor import VENDORED_FILE, vendored_source
 
     current = vendored_source().decode()
     # Reformatted (a call joined on one line, other quotes, a comment dropped): the same code.
@@ -40,7 +41,9 @@ def _examples() -> tuple[Example, ...]:
     reformatted = current.replace(split, "('acp_command_advertiser_request', default=None)")
     reformatted = reformatted.replace("  # what advertise() was given", "")
     assert reformatted.count("\n") == current.count("\n") - 3, "the template changed: update this example"
-    edited = current.replace("self._lock = asyncio.Lock()", "self._lock = asyncio.Lock()  # mine\n        self.mine = 1")
+    edited = current.replace(
+        "self._lock = asyncio.Lock()", "self._lock = asyncio.Lock()  # mine\n        self.mine = 1"
+    )
     return (
         Example(before=_OLD + "class CommandAdvertiser: ...\n", after=current, path=VENDORED_FILE),
         Example(before=current, flagged=False, path=VENDORED_FILE),
@@ -71,8 +74,8 @@ class VendoredRuntimeOutdated(Rule):
     def check_vendored(source: bytes, style: ProjectStyle | None = None) -> tuple[str, bytes | None] | None:
         """(message, the bytes fix writes, None: fix leaves it) for a copy that is not this
         release's shim; None when it is (in any formatting)."""
-        from acp_migrate import __version__
-        from acp_migrate.engine.analysis.vendor import header_version, replaceable, same_code, vendored_source
+        from acp_migrate.vendor import header_version, replaceable, same_code, vendored_source
+        from acp_migrate.version import __version__
 
         current = vendored_source(style=style)
         if same_code(source, current):
@@ -83,5 +86,12 @@ class VendoredRuntimeOutdated(Rule):
                 f"the vendored runtime shim says acp-migrate {version} wrote it, but its code differs (edited?): "
                 "`fix` leaves it; delete the file and run `fix` to restore it, or ignore ACP009 to keep it"
             ), None
-        return f"the vendored runtime shim was written by acp-migrate {version}, this is {__version__}: `fix` rewrites it", current
-
+        if version == __version__:
+            return (
+                f"the vendored runtime shim is an earlier build of acp-migrate {version}'s: `fix` rewrites it",
+                current,
+            )
+        return (
+            f"the vendored runtime shim was written by acp-migrate {version}, this is {__version__}: `fix` rewrites it",
+            current,
+        )

@@ -12,7 +12,7 @@ inherits from, must call `self.x.bind(...)` (or create it bound:
 `fix` writes the binding with the list (first thing in `initialize`, beside
 `advertise`); reading its own result (its postcondition), it reports this when a
 rewire did not. For a hand migration: bind first thing in `initialize` from the
-attribute holding the connection, or in `on_connect(conn)` (docs/runtime.md).
+attribute holding the connection, or in `on_connect(conn)` (`acp-migrate rules ACP005`).
 """
 
 from __future__ import annotations

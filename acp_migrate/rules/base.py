@@ -1,4 +1,5 @@
-"""What a rule is: its declarations, its examples, and the reports and edits it makes.
+"""What a codemod rule is: its declarations, and the reports and edits it makes (what
+every rule declares, wire rules too, and its examples: `acp_migrate/rulebook.py`).
 
 A rule is a class with LibCST-style `visit_<Node>` / `leave_<Node>` methods. The
 engine runs every rule in one traversal; rules never edit the tree themselves, they
@@ -12,12 +13,17 @@ run that parses nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-if TYPE_CHECKING:
-    import libcst as cst
+from acp_migrate.rulebook import Example as Example  # the rule modules' examples
+from acp_migrate.rulebook import RuleBase
 
+# What a rule makes: in its own module, which `FileContext` records without this one.
+from acp_migrate.rules.edits import Edits as Edits
+from acp_migrate.rules.edits import Report as Report
+
+if TYPE_CHECKING:
     from acp_migrate.rules.context import FileContext
 
 
@@ -36,31 +42,11 @@ PARSING_METHODS = frozenset({"model_validate", "model_validate_json"})
 SCREEN_CONTEXTS = frozenset({NOT_HASATTR, NOT_IN, PARSED_DICT_KEY})
 
 
-@dataclass
-class Example:
-    """Code shown by the rule's docs and checked by the tests.
+class Rule(RuleBase):
+    """One legacy pattern. The engine reads only these declarations (and `RuleBase`'s:
+    code, name, summary, fixable, examples) before a file is parsed, and never names a
+    rule: the registry (`rules/__init__.py`) finds them."""
 
-    `flagged`: whether the rule reports it. `after`: what `fix` makes of it (None: unchanged).
-    `resolved`: for a finding `fix` leaves to a person, what that person writes instead
-    (never produced by `fix`; the tests check that no rule reports it).
-    """
-
-    before: str
-    after: str | None = None
-    flagged: bool = True
-    # The file the example stands for (None: `example.py`); ACP008 reads test files only.
-    path: str | None = None
-    resolved: str | None = None
-
-
-class Rule:
-    """One legacy pattern. The engine reads only these declarations before a file is
-    parsed, and never names a rule: the registry (`rules/__init__.py`) finds them."""
-
-    code: ClassVar[str]
-    name: ClassVar[str]
-    summary: ClassVar[str]
-    fixable: ClassVar[bool]
     # Byte strings one of which every file this rule can report on contains: a file
     # holding none is not a candidate for it (the byte prefilter is their union).
     triggers: ClassVar[tuple[bytes, ...]] = ()
@@ -89,7 +75,11 @@ class Rule:
     # Names (fnmatch patterns, any case) of files or folders the rule leaves alone though
     # it reads their suffix: a text rule's historical documents (`rfcs`, `CHANGELOG*`).
     skipped_names: ClassVar[tuple[str, ...]] = ()
-    examples: ClassVar[tuple[Example, ...]] = ()
+
+    def __init_subclass__(cls, **keywords: object) -> None:
+        super().__init_subclass__(**keywords)
+        if "example_path" not in vars(cls):  # an example stands for a file the rule reads
+            cls.example_path = f"example{cls.suffixes[0]}"
 
     def __init__(self, context: FileContext) -> None:
         self.context = context
@@ -107,65 +97,3 @@ class Rule:
 
         parts = [part.lower() for part in re.split(r"[\\/]+", path) if part]
         return not any(fnmatch.fnmatchcase(part, name.lower()) for part in parts for name in cls.skipped_names)
-
-
-@dataclass
-class Report:
-    node: cst.CSTNode
-    code: str
-    message: str
-    fixable: bool
-    # Findings that remain once this one is fixed (they need a person).
-    followups: list[Report] = field(default_factory=list)
-    # What fixing it changes: the edits registered in its `FileContext.fix` block.
-    edits: Edits = field(default_factory=lambda: Edits())
-    # It passes the legacy field to a schema factory, or reads it: an owned schema keeps
-    # the field while a caller that fix leaves remains (`FileContext.schema_kept_by`).
-    caller: bool = False
-
-
-@dataclass
-class Edits:
-    """Changes to the original tree, keyed by original nodes; applied in one pass."""
-
-    removed: set[cst.CSTNode] = field(default_factory=set)
-    replaced: dict[cst.CSTNode, cst.CSTNode] = field(default_factory=dict)
-    inserted_after: dict[cst.CSTNode, list[cst.BaseStatement]] = field(default_factory=dict)
-    inserted_before: dict[cst.CSTNode, list[cst.BaseStatement]] = field(default_factory=dict)
-    comments: dict[cst.CSTNode, list[str]] = field(default_factory=dict)
-    # `from <module> import <name>` to add to the import block, in its isort section
-    # (engine/analysis/imports.py: None, the engine classifies the module).
-    imports: list[tuple[str, str, int | None]] = field(default_factory=list)
-    # Files the fixed source needs next to it: path relative to its folder -> bytes.
-    companions: dict[str, bytes] = field(default_factory=dict)
-    # The file itself goes (a test module left with no test); every other edit is moot.
-    delete_file: bool = False
-
-    def __bool__(self) -> bool:
-        return bool(
-            self.removed
-            or self.replaced
-            or self.inserted_after
-            or self.inserted_before
-            or self.comments
-            or self.imports
-            or self.delete_file
-        )
-
-    @classmethod
-    def merge(cls, parts: list[Edits]) -> Edits:
-        merged = cls()
-        for part in parts:
-            merged.removed |= part.removed
-            merged.replaced.update(part.replaced)
-            for node, statements in part.inserted_after.items():
-                merged.inserted_after.setdefault(node, []).extend(statements)
-            for node, statements in part.inserted_before.items():
-                merged.inserted_before.setdefault(node, []).extend(statements)
-            for node, comments in part.comments.items():
-                known = merged.comments.setdefault(node, [])
-                known.extend(c for c in comments if c not in known)
-            merged.imports += [entry for entry in part.imports if entry not in merged.imports]
-            merged.companions.update(part.companions)
-            merged.delete_file |= part.delete_file
-        return merged

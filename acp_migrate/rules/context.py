@@ -1,25 +1,33 @@
 """The per-file context every rule works through: where the traversal is, names
-through imports, and where reports and edits go (`rules/base.py`)."""
+through imports, and where reports and edits go (`rules/edits.py`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, TypeVar
 
 import libcst as cst
 
 from acp_migrate.cst.names import ImportTable, MentionCounter, last_part
 from acp_migrate.cst.walk import walk
-from acp_migrate.rules.base import Edits, Report
-from acp_migrate.rules.shared import SCHEMA_CLASSES, TEST_RULE
+from acp_migrate.rules.edits import Edits, Report
+from acp_migrate.rules.shared import SCHEMA_CLASSES
 from acp_migrate.settings import DEFAULT_SETTINGS, ProjectFacts, RuleSettings
 
-if TYPE_CHECKING:
-    from acp_migrate.rules.shared.legacy_tests import TestFile
-
 EMPTY_LITERALS = ("[]", "()", "None", "list()", "tuple()")
+
+ModuleSource = Callable[[str, "str | None"], "tuple[str, bytes] | None"]
+"""`(module, importer) -> (identity, source)`: the source of `module` (dotted, with
+leading dots when relative) as imported by `importer` (an identity this function
+returned before, or None for the file being analysed); None when not found (the run
+reads them from files: engine/execution/modules.py)."""
+
+Shared = TypeVar("Shared")
+# Whether a rule's fix takes over the code at a position (the nodes being visited,
+# outermost first), whole: it removes or rewrites it (`FileContext.claim`).
+Owns = Callable[[Sequence[cst.CSTNode]], bool]
 
 
 class FileContext:
@@ -30,16 +38,20 @@ class FileContext:
         module: cst.Module,
         settings: RuleSettings = DEFAULT_SETTINGS,
         dropped: Callable[[cst.CSTNode, str], bool] | None = None,
-        modules: Callable[[str, str | None], tuple[str, bytes] | None] | None = None,
+        modules: ModuleSource | None = None,
         project: ProjectFacts | None = None,
         path: str | None = None,
+        kept_by_check: Callable[[bytes], bool] | None = None,
     ) -> None:
         self.module = module
         # The file's path as the run names it (None: unknown, e.g. a bare source string).
         self.path = path
-        self._tests: TestFile | None | bool = False  # not looked at yet
-        # The source of a module this file imports (engine/execution/modules.py), or None.
+        # The source of a module this file imports, or None.
         self.modules = modules
+        # Whether `check` reads a definition whose code is these bytes (it hollows out the
+        # rest, engine/analysis/hollow.py): a rule reading one definition from another
+        # reads only those, so that `check` finds what `fix` finds. None: every one.
+        self.kept_by_check: Callable[[bytes], bool] = kept_by_check or (lambda code: True)
         # What the run decided about the whole project; None: not decided (yet).
         self.project = project
         self.needs_project = False
@@ -64,6 +76,8 @@ class FileContext:
         # The edits of the report being fixed (`fix`); edits go nowhere else.
         self._fixing: Edits | None = None
         self._function_mentions: dict[cst.FunctionDef, dict[str, int]] = {}
+        self._claims: list[tuple[str, Owns]] = []
+        self._shared: dict[Callable[[FileContext], Any], Any] = {}
 
     # -- where are we -------------------------------------------------------
     @property
@@ -99,36 +113,17 @@ class FileContext:
             return ()
         return self.project.schema_kept_by
 
-    # -- tests of the removed behaviour (rules/shared/legacy_tests/, ACP008) -------------
-    @property
-    def is_test_file(self) -> bool:
-        """The file's path matches the `test-files` globs (`tests/**`, `test_*.py`, ...)."""
-        from acp_migrate.rules.shared.legacy_tests.files import is_test_path
+    # -- what rules share and what they own ----------------------------------------
+    def shared(self, analysis: Callable[[FileContext], Shared]) -> Shared:
+        """`analysis(self)`, worked out once for this file: what several rules read."""
+        if analysis not in self._shared:
+            self._shared[analysis] = analysis(self)
+        return self._shared[analysis]
 
-        return is_test_path(self.path, self.settings.test_files)
-
-    def tests(self) -> TestFile | None:
-        """The tests of this test file and what fix does with each; None: not a test file."""
-        if self._tests is False:
-            from acp_migrate.rules.shared.legacy_tests import TestFile
-
-            self._tests = TestFile(self) if self.is_test_file else None
-        return self._tests  # type: ignore[return-value]
-
-    def test_state(self) -> str | None:
-        """What fix does with the test code being visited: `removed` (a test of the removed
-        behaviour, or the part of one that is about the field, goes; a field read ACP008
-        rewrites is counted with them), `left` (a test about
-        the field that fix leaves as it is, to a person), `kept` (other test code: a
-        legacy keyword's value is simply dropped, never moved, never a TODO); None: not in
-        a test file's tests, fixtures or helpers."""
-        tests = self.tests()
-        return None if tests is None else tests.state(self.lineage, self.scopes)
-
-    def in_removed_test(self) -> bool:
-        """The node being visited is inside a test (or the part of one) that fix removes
-        as a test of the removed behaviour: no other rule reports or edits there."""
-        return self.test_state() == "removed"
+    def claim(self, code: str, owns: Owns) -> None:
+        """Rule `code` owns the code at a position where `owns(lineage)` holds: its fix
+        takes it over whole, so another rule's report made there is moot (`report`)."""
+        self._claims.append((code, owns))
 
     # -- names ----------------------------------------------------------------
     def resolve(self, node: cst.BaseExpression) -> str | None:
@@ -154,9 +149,9 @@ class FileContext:
     def report(self, report: Report) -> None:
         """Record a finding; `fix` records one with the edits that fix it.
 
-        Inside a test that fix removes whole (or a statement of one that goes), another
-        rule's finding is moot and dropped, with its edits (ACP008 reports the removal)."""
-        if report.code != TEST_RULE and self._tests is not None and self.in_removed_test():
+        Where another rule claims the code being visited (`claim`), the finding is moot
+        and dropped, with its edits: the owner's fix takes that code over whole."""
+        if any(code != report.code and owns(self.lineage) for code, owns in self._claims):
             return
         self.reports.append(report)
 

@@ -1,36 +1,11 @@
 """Runtime shim for ACP servers: per-session slash commands, correct on the wire.
 
-Import-light on purpose (pydantic only; the ACP SDK is imported lazily where
-SDK types are needed, never libcst or typer)::
+``vendored.py`` is the shim: the standard library and the ACP SDK only, the file
+``acp-migrate fix`` copies into migrated projects, and what this package imports::
 
-    from acp_migrate.runtime import Command, CommandAdvertiser, TextInput
-
-See ``CommandAdvertiser`` for the wiring and the promises it keeps, and
-``docs/runtime.md`` for a complete agent. ``vendored.py`` is the compact
-``CommandAdvertiser`` that ``acp-migrate fix`` copies into migrated projects (the
-standard library and ``acp`` only; not imported here).
+    from acp_migrate.runtime import CommandAdvertiser
 """
 
-from .advertiser import CommandAdvertiser
-from .models import (
-    Command,
-    CommandInput,
-    CustomInput,
-    TextInput,
-    coerce_commands,
-    commands_in_message,
-    commands_to_wire,
-    parse_commands,
-)
+from .vendored import CommandAdvertiser
 
-__all__ = [
-    "Command",
-    "CommandAdvertiser",
-    "CommandInput",
-    "CustomInput",
-    "TextInput",
-    "coerce_commands",
-    "commands_in_message",
-    "commands_to_wire",
-    "parse_commands",
-]
+__all__ = ["CommandAdvertiser"]

@@ -6,7 +6,7 @@ behind its setup response (the SDK tells stream observers of a response
 once it is written). Wire it once per connection: bind(conn) in on_connect
 or first thing in initialize, then advertise(get_commands), a callable or
 a list. Every available_commands_update sent on the connection goes
-through it. Documentation: acp-migrate's docs/runtime.md.
+through it. Documentation: acp-migrate's runtime docs.
 """
 
 from __future__ import annotations
@@ -42,28 +42,31 @@ class CommandAdvertiser:
         self._send: Any = None  # its own send_notification
         self._lock = asyncio.Lock()  # one list on its way at a time
         self._pending: dict[Any, tuple[str, Any]] = {}  # id: method, sid
-        self._setup: dict[str, Any] = {}  # held session: its request id
+        self._setup: dict[str, Any] = {}  # held session: what it waits for
         self._own: dict[str, list[Any]] = {}  # session: its own list
         self._sent: dict[str, list[Any]] = {}  # open session: its list
         self._early = 0  # requests read before bind, not answered yet
-        self._warned = False
+        self._warned: set[str] = set()
 
     def bind(self, conn: Any) -> CommandAdvertiser:
         """Watch the agent's connection (binding it again does nothing)."""
-        if conn is None or type(conn).__module__ == "unittest.mock":
-            return self  # not connected (a unit test): nothing goes on a wire
+        if type(conn).__module__ == "unittest.mock":
+            return self  # a test double: nothing goes on a wire
+        if conn is None:  # an agent never connected (a unit test?)
+            self._warn("bind(None)", "not connected: nothing is advertised")
+            return self
         inner = conn
         if not isinstance(inner, Connection):
             inner = getattr(conn, "_conn", None)
-        if not isinstance(inner, Connection):
-            raise TypeError("bind the agent side once it has a connection")
+        client = hasattr(conn, "new_session") or hasattr(conn, "newSession")
+        if not isinstance(inner, Connection) or client:
+            raise TypeError("bind the agent side of a connection")
         if self._inner is inner:
             return self
         if self._inner is not None:
             raise RuntimeError("already bound to another connection")
         send = inner.send_notification
-        mine = getattr(send, "__name__", None) == "_intercept"  # any copy's
-        if mine or hasattr(send, "_acp_migrate_advertiser"):
+        if getattr(send, "__name__", None) == "_intercept":  # any copy's
             raise RuntimeError("the connection has an advertiser already")
         self._inner, self._send = inner, send
         inner.send_notification = self._intercept
@@ -76,25 +79,26 @@ class CommandAdvertiser:
             if task.get_name() in self._HANDLERS and not task.done():
                 self._early += 1  # bound late: this request went by unseen
         task = getattr(inner, "_recv_task", None)
-        if isinstance(task, asyncio.Task) and not task.done():
-            # conn.listen() on a connection that listens (SDK 0.12.1) would
-            # run a second receive loop, which the SDK then takes for a
-            # closed connection: it waits for the first one instead.
-            inner.main_loop = lambda: task
-        elif getattr(inner, "_disconnected", False):
+        if not isinstance(task, asyncio.Task):
+            return self
+        # conn.listen() on a connection that listens (SDK 0.12.1) runs a
+        # second receive loop: one fails (two readers), and the SDK takes
+        # that for a closed connection while the other reads on.
+        failed = task.done() and not task.cancelled()
+        failed = failed and isinstance(task.exception(), RuntimeError)
+        if failed or not task.done() and getattr(inner, "_disconnected", None):
             self._warn("a second receive loop failed", "await listen() once")
+            inner._disconnected = False  # and after the SDK's error handler
+            loop = asyncio.get_running_loop()
+            loop.call_soon(setattr, inner, "_disconnected", False)
+        if not task.done():  # listen() waits for the running loop instead
+            inner.main_loop = lambda: task
         return self
 
     def advertise(self, commands: Any) -> CommandAdvertiser:
         """Commands every session gets: a list, or a callable giving one."""
         self._source = commands
         return self
-
-    def attach(self, response: Any, *_: Any, **given: Any) -> Any:
-        """What acp-migrate 0.2.0 wrote in setup handlers: still works."""
-        if given.get("always") is not None:
-            self.advertise(list(given["always"]))
-        return response
 
     def commands(self, session_id: str | None = None) -> list[Any]:
         """The session's own last list, then the advertised ones it lacks."""
@@ -105,7 +109,7 @@ class CommandAdvertiser:
         source = self._source
         advertised = (source() if callable(source) else source) or ()
         merged, names = [], set()
-        for c in [*own, *advertised]:
+        for c in [c for c in [*own, *advertised] if c is not None]:
             name = c.get("name") if isinstance(c, dict) else c.name
             if name not in names:
                 names.add(name)
@@ -131,8 +135,11 @@ class CommandAdvertiser:
             return None
         if request is self and self._early:
             # From a request read before bind, maybe a setup: held until a
-            # response names the session or all those requests are answered.
-            self._own[sid], self._setup[sid] = own, self
+            # response names the session, or its handler's response is out,
+            # or all those requests are answered.
+            task = asyncio.current_task()
+            mine = task is not None and task.get_name() in self._HANDLERS
+            self._own[sid], self._setup[sid] = own, task if mine else self
             return None
         return await self._flush(sid, own)
 
@@ -187,9 +194,10 @@ class CommandAdvertiser:
                 "a request read before bind was answered naming no session",
                 "bind in on_connect or the agent factory",
             )
-        if sid in self._sent or (sid is None and (self._early or not early)):
+        if sid in self._sent or not (early or sid):
             return None
-        return self._settle(message.get("id"), self._UNNAMED[0], sid, True)
+        task = asyncio.current_task()  # the handler's, writing its response
+        return self._settle(task, None, sid, "error" not in message)
 
     def _settle(self, request: Any, method: str, sid: Any, ok: bool) -> Any:
         """A setup response is out: sid is the session it opened, if any."""
@@ -197,28 +205,30 @@ class CommandAdvertiser:
         # Held without a request (SDK 0.4-0.6): a failed new or fork may
         # have been theirs; once none is pending, they were nobody's.
         settled = (not ok and method in self._UNNAMED) or not busy
-        forward = []
+        lists: list[Any] = []  # (session, a list to forward or None)
+        if ok and sid is not None:
+            self._sent[sid] = []  # a session set up again starts empty
+            lists.append((sid, None))
         for held, link in list(self._setup.items()):
+            mine = link == request
             # Held for a request read before bind: out once all are answered.
-            early = link is self and not self._early
+            early = link is self or isinstance(link, asyncio.Task)
+            early = early and not mine and not self._early
             if held == sid:
                 del self._setup[held]
-            elif link == request or (link is None and settled) or early:
+            elif mine or (link is None and settled) or early:
                 del self._setup[held]  # not this request's session after all
-                if held not in self._sent:
-                    own = self._own.pop(held, [])
-                    if ok:
-                        forward.append((held, own))
-        if not ok:
-            return None
-        if sid is not None:
-            self._sent[sid] = []  # a session set up again starts empty
-        return self._flush_all(sid, forward)
+                if held in self._sent:  # still open: a reload failed
+                    lists.append((held, None))
+                elif ok or early:
+                    lists.append((held, self._own.pop(held, [])))
+                else:
+                    self._own.pop(held, None)
+        return self._flush_all(lists) if lists else None
 
-    async def _flush_all(self, sid: str, forward: list[Any]) -> None:
-        await self._flush(sid)
-        for held, own in forward:
-            await self._flush(held, own)
+    async def _flush_all(self, lists: list[Any]) -> None:
+        for sid, own in lists:
+            await self._flush(sid, own)
 
     async def _flush(self, sid: str, forward: Any = None) -> None:
         """Send the session its list (forward: one it never set up)."""
@@ -229,16 +239,17 @@ class CommandAdvertiser:
                 wire = [_dump(c) for c in self.commands(sid)]
                 if wire == self._sent[sid]:
                     return  # what the client has
-                self._sent[sid] = wire
             else:
                 return  # held, or closed
             update = {"sessionUpdate": self._UPDATE, "availableCommands": wire}
             params = {"sessionId": sid, "update": update}
-            await self._send("session/update", params)
+            await self._send("session/update", params)  # may raise: not sent
+            if forward is None and sid in self._sent:  # not closed meanwhile
+                self._sent[sid] = wire
 
     def _warn(self, what: str, advice: str) -> None:
-        if not self._warned:  # once per advertiser
-            self._warned = True
+        if what not in self._warned:  # once per advertiser
+            self._warned.add(what)
             log = logging.getLogger(__name__)
             log.warning("CommandAdvertiser: %s; %s", what, advice)
 

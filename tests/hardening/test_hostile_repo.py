@@ -91,6 +91,30 @@ def test_a_shim_name_that_is_no_regular_file_is_reported(tmp_path: Path, kind: s
     assert (tmp_path / "agent.py").read_text() == AGENT
 
 
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
+@pytest.mark.parametrize("name", ["pyproject.toml", ".ruff.toml", "ruff.toml", "setup.cfg"])
+def test_a_configuration_file_that_is_no_regular_file_counts_as_absent(tmp_path: Path, name: str, kind: str) -> None:
+    (tmp_path / "agent.py").write_text(LEGACY_SNIPPETS[0])
+    _unreadable(tmp_path / name, kind)
+
+    result = run_guarded("check", "--verbose", "agent.py", cwd=tmp_path)
+
+    _no_crash(result)
+    assert result.returncode == 1 and "ACP001" in result.stdout, result
+    assert f"acp-migrate: ignored {tmp_path / name}: not a regular file" in result.stderr.splitlines()
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
+def test_a_config_option_naming_no_regular_file_is_one_error(tmp_path: Path, kind: str) -> None:
+    (tmp_path / "agent.py").write_text(LEGACY_SNIPPETS[0])
+    _unreadable(tmp_path / "ci.toml", kind)
+
+    result = run_guarded("check", "--config", "ci.toml", "agent.py", cwd=tmp_path)
+
+    assert result.returncode == 2, result
+    assert result.stderr.splitlines() == [f"error: {tmp_path / 'ci.toml'}: cannot read: not a regular file"]
+
+
 # -- writes: nothing outside the project -------------------------------------------------
 
 

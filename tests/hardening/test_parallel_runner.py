@@ -167,10 +167,13 @@ def test_a_clean_file_imports_neither_libcst_nor_pydantic_nor_the_pool(tmp_path:
     assert "acp_migrate.engine.execution.runner" in modules and "tomllib" in modules
     assert not {m for m in modules if m.split(".")[0] in ("libcst", "pydantic", "pydantic_core")}
     assert "concurrent.futures.process" not in modules and "multiprocessing" not in modules
-    # Nor what only other paths use: the report formats not asked for, the wire probe.
+    # Nor what only other paths use: the report formats not asked for, the wire probe
+    # (the command line declares its command: that module and its caps only).
     other_paths = ("json_format", "sarif", "github", "statistics", "diff", "rules")
     assert not modules & {f"acp_migrate.report.{name}" for name in other_paths}
-    assert not {m for m in modules if m.startswith("acp_migrate.probe")}
+    probe_command = {"acp_migrate.probe", "acp_migrate.probe.cli", "acp_migrate.probe.limits"}
+    assert not {m for m in modules if m.startswith("acp_migrate.probe")} - probe_command
+    assert "asyncio" not in modules
 
 
 def test_a_few_legacy_files_are_fixed_without_a_pool(tmp_path: Path) -> None:

@@ -17,9 +17,9 @@ RULE_AGENTS = sorted(path.name for path in AGENTS.glob("acp1*_agent.py"))
 
 
 def test_there_is_an_agent_for_every_rule() -> None:
-    from acp_migrate.probe.checks import ALL_CHECKS
+    from acp_migrate.probe.checks import WIRE_RULES
 
-    assert [name.split("_")[0].upper() for name in RULE_AGENTS] == [c.code for c in ALL_CHECKS]
+    assert [name.split("_")[0].upper() for name in RULE_AGENTS] == [c.code for c in WIRE_RULES]
 
 
 def test_the_clean_agent_passes_every_step() -> None:
@@ -42,10 +42,10 @@ def test_the_clean_agent_passes_every_step() -> None:
 
 @pytest.mark.parametrize("script", RULE_AGENTS)
 def test_each_purpose_built_agent_breaks_exactly_its_rule(script: str) -> None:
-    from acp_migrate.probe.checks import ALL_CHECKS, NOTE
+    from acp_migrate.probe.checks import NOTE, WIRE_RULES
 
     code = script.split("_")[0].upper()
-    [check] = [c for c in ALL_CHECKS if c.code == code]
+    [check] = [c for c in WIRE_RULES if c.code == code]
     result = probe_agent(script)
 
     assert result.run.driven, result.run.error

@@ -17,8 +17,10 @@ from acp_migrate.probe.report import render
 FAST = ("--settle", "0.1", "--timeout", "120")
 
 
-def test_a_stdout_flood_stops_at_the_frame_cap_and_every_report_says_so() -> None:
-    result = probe_agent("flood_agent.py", max_frames=2000)
+def test_a_stdout_flood_stops_at_the_frame_cap_at_once_and_every_report_says_so() -> None:
+    # No request may wait out its timeout after the cap: with an hour for each, a probe
+    # that did would end at the run's --timeout instead, and say so.
+    result = probe_agent("flood_agent.py", max_frames=2000, request_timeout=3600.0)
 
     assert result.exit_code == 2
     assert "the run reached 2000 frames (--max-frames)" in result.run.error
@@ -107,3 +109,13 @@ def test_a_report_over_the_size_cap_is_cut_at_a_line_and_says_so(monkeypatch) ->
     assert len(body) <= 10_000 and whole.startswith(body)
     assert last == f"cap reached: the report was cut at {len(body)} of {len(whole)} characters"
     assert len(document["findings"]) <= 1000
+
+
+def test_a_frame_nested_too_deep_to_parse_is_a_malformed_frame_not_a_closed_stdout() -> None:
+    result = probe_agent("deep_frame_agent.py")
+
+    assert result.run.driven, result.run.error
+    [finding] = result.findings
+    assert finding.code == "ACP110" and finding.frame == 1
+    assert "nested too deeply" in finding.message
+    assert all(render(result, output_format) for output_format in ("text", "json", "timeline", "mermaid", "sarif"))

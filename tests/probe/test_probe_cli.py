@@ -13,8 +13,8 @@ import jsonschema
 import pytest
 from probe_support import AGENTS, REPO, probe_agent, probe_cli
 
-from acp_migrate.probe.checks import ALL_CHECKS
-from acp_migrate.probe.report import render
+from acp_migrate.probe.checks import WIRE_RULES
+from acp_migrate.probe.report import render, render_errors
 
 SCHEMA = json.loads((REPO / "tests" / "data" / "sarif-schema-2.1.0.json").read_text())
 FAST = ("--settle", "0.1", "--timeout", "120")
@@ -30,7 +30,7 @@ def test_exit_codes_clean_findings_not_driven() -> None:
     crashed = probe_cli(*FAST, *agent("crashing_agent.py"))
 
     assert clean.returncode == 0, clean.stderr
-    assert clean.stdout.splitlines()[-1].startswith(f"No findings: {len(ALL_CHECKS)} wire rules passed")
+    assert clean.stdout.splitlines()[-1].startswith(f"No findings: {len(WIRE_RULES)} wire rules passed")
     assert broken.returncode == 1
     [line] = [line for line in broken.stdout.splitlines() if "ACP102" in line]
     assert re.match(r"session/fork frame \d+ \(session sess-2\): ACP102 available_commands_update", line)
@@ -177,36 +177,74 @@ def test_mermaid_is_a_sequence_diagram_of_the_same_frames() -> None:
     assert not any(";" in line or "#" in line for line in messages)
 
 
-def test_the_probe_imports_nothing_of_the_codemod() -> None:
-    # As the command runs it (`acp-migrate probe`, through __main__), to a verdict.
+CODEMOD = (
+    "libcst",
+    "acp_migrate.engine",
+    "acp_migrate.rules",
+    "acp_migrate.cst",
+    "acp_migrate.api",
+    "acp_migrate.config",
+)
+
+
+def _imported_by(*args: str) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    """`acp-migrate probe ARGS` as the command runs it (through __main__), and the
+    top-level packages and `acp_migrate` modules it imported."""
     script = (
         "import atexit, sys\n"
-        "def report():\n"
-        "    bad = sorted(m for m in sys.modules if m == 'libcst' or m.startswith(('libcst.',"
-        " 'acp_migrate.engine', 'acp_migrate.rules', 'acp_migrate.cst', 'acp_migrate.api',"
-        " 'acp_migrate.config', 'acp_migrate.cli', 'typer', 'pydantic', 'acp.')) or m == 'acp')\n"
-        "    print('IMPORTED', bad, file=sys.stderr)\n"
-        "atexit.register(report)\n"
-        f"sys.argv = ['acp-migrate', 'probe', '--settle', '0.1', '--', sys.executable, {str(AGENTS / 'tiny_agent.py')!r}]\n"
+        "atexit.register(lambda: print('IMPORTED', *sorted(sys.modules), file=sys.stderr))\n"
+        f"sys.argv = ['acp-migrate', 'probe', *{list(args)!r}]\n"
         "from acp_migrate.__main__ import main\n"
         "main()\n"
     )
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    [line] = [line for line in run.stderr.splitlines() if line.startswith("IMPORTED ")]
+    modules = set(line.split()[1:])
+    return run, {m.split(".")[0] for m in modules} | {m for m in modules if m.startswith("acp_migrate.")}
 
-    assert run.returncode == 0, run.stderr
-    assert "No findings" in run.stdout
-    assert "IMPORTED []" in run.stderr
+
+def test_the_probe_imports_nothing_of_the_codemod() -> None:
+    run, imported = _imported_by("--settle", "0.1", "--", sys.executable, str(AGENTS / "tiny_agent.py"))
+    helped, started = _imported_by("--help")
+
+    assert run.returncode == 0 and "No findings" in run.stdout, run.stderr
+    assert not {m for m in imported if m.startswith(CODEMOD)}
+    assert not imported & {"acp_migrate.cli", "rich", "acp"}
+    assert "pydantic" in imported  # the command lists, checked against probe/schema.py
+    # Its start: typer and the command, not the run, the rules or pydantic.
+    assert helped.returncode == 0 and "Usage: acp-migrate probe" in helped.stdout
+    assert not started & {"pydantic", "asyncio", "acp_migrate.probe.driver", "acp_migrate.probe.checks"}
 
 
-def test_the_typer_command_delegates_to_the_probe() -> None:
+def test_the_whole_command_line_runs_the_same_probe_command() -> None:
     from typer.testing import CliRunner
 
     from acp_migrate.cli import app
 
-    result = CliRunner().invoke(app, ["probe", *FAST, *agent("acp101_agent.py")])
+    result = CliRunner().invoke(app, ["probe", "--ignore", "ACP102", *FAST, *agent("acp101_agent.py")])
+    usage = CliRunner().invoke(app, ["probe", "--max-frames", "0", *agent("acp101_agent.py")])
 
     assert result.exit_code == 1, result.output
     assert "ACP101" in result.output
+    assert usage.exit_code == 2 and "--max-frames" in usage.output
+
+
+def test_probe_help_fits_80_columns_the_same_from_both_entries() -> None:
+    from typer.testing import CliRunner
+
+    from acp_migrate.cli import app
+
+    run = probe_cli("-h")
+    listed = CliRunner().invoke(app, ["probe", "--help"], env={"COLUMNS": "80"})
+
+    assert run.returncode == 0 and run.stdout.startswith("Usage: acp-migrate probe [OPTIONS] [CMD [ARGS]...]")
+    assert listed.exit_code == 0
+    options = re.compile(r"^  (?:-\w, )?(--[\w-]+)", re.MULTILINE)
+    assert options.findall(listed.stdout) == options.findall(run.stdout) and len(options.findall(run.stdout)) == 24
+    assert max(len(line) for text in (run.stdout, listed.stdout) for line in text.splitlines()) <= 80
+    assert "x>=" not in run.stdout  # no `[x>=1]` ranges, as the other commands
+    for option in ("--all", "--prompt TEXT", "--burst", "--output-format FORMAT", "--max-findings N", "Exit codes"):
+        assert option in run.stdout
 
 
 @pytest.mark.parametrize("bad", [["--env", "NOEQUALS"], ["--cwd", "/nonexistent/folder"], []])
@@ -310,4 +348,32 @@ def test_the_scenario_options_reach_the_run(tmp_path: Path) -> None:
 def test_bad_counts_exit_2(bad: list[str]) -> None:
     run = probe_cli(*bad, *agent("tiny_agent.py"))
 
-    assert run.returncode == 2 and "error" in run.stderr
+    assert run.returncode == 2 and f"Invalid value for '{bad[0]}'" in run.stderr
+
+
+@pytest.mark.parametrize("mode", [(), ("new",)])
+def test_agent_text_is_escaped_in_every_format(mode: tuple[str, ...]) -> None:
+    # A third-party agent's error texts and stderr must not forge a workflow command
+    # or drive the terminal, whatever the format.
+    result = probe_agent("hostile_text_agent.py", *mode)
+    forged = "forged by the agent"
+    formats = ("text", "timeline", "mermaid", "json", "sarif", "github")
+
+    outputs = {output_format: render(result, output_format) for output_format in formats}
+    outputs["stderr"] = render_errors(result)
+
+    assert result.run.driven is not bool(mode) and (forged in result.run.stderr_tail) is bool(mode)
+
+    assert any(forged in text for text in outputs.values())
+    # A line break in the agent's text starts no line of its own.
+    assert all(
+        line.startswith(("note: ", "No findings: ", "The agent could not")) for line in outputs["text"].splitlines()
+    )
+    for output_format, text in outputs.items():
+        assert not re.search("[\x00-\x08\x0b-\x1f\x7f]", text), output_format
+        lines = text.splitlines()
+        if output_format == "github":
+            # Each line is one of the probe's annotations; the agent's text stays in its message.
+            assert all(re.match(r"::(error|warning|notice) title=[^:]*::", line) for line in lines), text
+        else:
+            assert not [line for line in lines if line.lstrip().startswith("::")], output_format

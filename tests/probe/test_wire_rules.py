@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from acp_migrate.probe.checks import ALL_CHECKS, ERROR, NOTE, enabled_codes, run_checks, unknown_selectors
+from acp_migrate.probe.checks import ERROR, NOTE, WIRE_RULES, enabled_codes, run_checks, unknown_selectors
 from acp_migrate.probe.checks._prelude import INIT, INIT_LOAD, NEW, NEW_RESULT, WEB, update
 from acp_migrate.probe.wire import FROM_AGENT, parse_example
 
@@ -15,10 +15,10 @@ STATIC_CODES = {f"ACP00{n}" for n in range(1, 10)} | {"ACP100"}
 
 
 def test_every_rule_has_a_code_a_name_docs_and_examples() -> None:
-    codes = [check.code for check in ALL_CHECKS]
+    codes = [check.code for check in WIRE_RULES]
     assert codes == sorted(set(codes)) and codes[0] == "ACP101"
     assert not set(codes) & STATIC_CODES
-    for check in ALL_CHECKS:
+    for check in WIRE_RULES:
         assert re.fullmatch(r"ACP1\d\d", check.code)
         assert re.fullmatch(r"[a-z]+(-[a-z]+)+", check.name), check.name
         assert check.documentation.startswith(f"{check.code} {check.name}: ")
@@ -28,12 +28,12 @@ def test_every_rule_has_a_code_a_name_docs_and_examples() -> None:
 
 @pytest.mark.parametrize(
     "check, example",
-    [(check, example) for check in ALL_CHECKS for example in check.examples],
+    [(check, example) for check in WIRE_RULES for example in check.examples],
     ids=lambda value: getattr(value, "code", None) or ("reported" if value.flagged else "clean"),
 )
 def test_each_example_is_judged_as_documented(check, example) -> None:
     # A reported example breaks that rule alone (or gets its note); the others break none.
-    findings = [f for f in run_checks(parse_example(example.frames)) if f.level == ERROR or f.code == check.code]
+    findings = [f for f in run_checks(parse_example(example.before)) if f.level == ERROR or f.code == check.code]
 
     assert {f.code for f in findings} == ({check.code} if example.flagged else set())
     for f in findings:
@@ -42,8 +42,8 @@ def test_each_example_is_judged_as_documented(check, example) -> None:
 
 
 def test_findings_name_the_step_the_session_and_the_frame() -> None:
-    [check] = [c for c in ALL_CHECKS if c.code == "ACP102"]
-    transcript = parse_example(check.examples[0].frames)
+    [check] = [c for c in WIRE_RULES if c.code == "ACP102"]
+    transcript = parse_example(check.examples[0].before)
 
     [finding] = run_checks(transcript)
 
@@ -77,6 +77,36 @@ def test_v2_inputs_need_a_type() -> None:
     assert "command 1 ('a') has an input without a type" in message
     assert "command 4 ('d') has an input of the reserved type 'choice'" in message
     assert "'b'" not in message and "'c'" not in message
+
+
+ITEMS = [
+    {"name": "web", "description": "Search", "input": {"hint": "query"}, "_meta": {"x": 1}},
+    {"name": "web", "description": "Search", "input": {"type": "text", "hint": "query"}},
+    {"name": "pick", "description": "Pick", "input": {"type": "_choice", "options": ["a"]}},
+    {"name": "pick", "description": "Pick", "input": {"type": "choice"}},
+    {"name": "plan", "description": "Plan", "input": None},
+    {"name": "plan", "description": 5},
+    {"name": "plan"},
+    ["plan"],
+]
+
+
+@pytest.mark.parametrize("version", [1, 2])
+@pytest.mark.parametrize("item", ITEMS, ids=range(len(ITEMS)))
+def test_acp105_judges_each_item_by_the_one_command_model(item, version) -> None:
+    from pydantic import ValidationError
+
+    from acp_migrate.probe.checks.acp105_invalid_command_item import problems
+    from acp_migrate.probe.schema import available_command
+
+    try:
+        available_command(version).model_validate(item)
+        valid = True
+    except ValidationError:
+        valid = False
+
+    assert valid is (problems(item, version) == [])
+    assert valid is (item in ITEMS[:2] + ITEMS[4:5] if version == 1 else item in ITEMS[1:3] + ITEMS[4:5])
 
 
 def test_invalid_items_are_one_finding_a_list_with_a_count_and_null_inputs_a_note() -> None:
@@ -134,10 +164,10 @@ def test_a_list_before_its_fork_response_is_found_in_a_burst_whatever_request_ca
 @pytest.mark.parametrize(
     "select, ignore, expected",
     [
-        (None, [], [c.code for c in ALL_CHECKS]),
+        (None, [], [c.code for c in WIRE_RULES]),
         (["ACP102"], [], ["ACP102"]),
-        (["ALL"], ["ACP10"], [c.code for c in ALL_CHECKS if c.code >= "ACP110"]),
-        (["ACP1"], ["ACP109"], [c.code for c in ALL_CHECKS if c.code != "ACP109"]),
+        (["ALL"], ["ACP10"], [c.code for c in WIRE_RULES if c.code >= "ACP110"]),
+        (["ACP1"], ["ACP109"], [c.code for c in WIRE_RULES if c.code != "ACP109"]),
         (["ACP109"], ["ACP1"], ["ACP109"]),  # the more specific selector wins
     ],
 )
@@ -154,9 +184,9 @@ def test_acp_migrate_rules_lists_the_wire_rules_with_the_static_ones() -> None:
     from acp_migrate.report.rules import render_rule_doc, render_rule_table
 
     table = render_rule_table(list_rules())
-    for check in ALL_CHECKS:
-        [line] = [line for line in table.splitlines() if line.startswith(check.code + " ")]
-        assert check.name in line and check.summary in line
+    words = " ".join(table.split())  # each summary wraps below its code
+    for check in WIRE_RULES:
+        assert f" {check.code} {check.name} no {check.summary} " in words + " "
     assert "ACP001 " in table
     doc = render_rule_doc(rule_info("acp101"))
     assert doc.startswith("# ACP101 commands-at-initialize\n")

@@ -1,8 +1,8 @@
 """A migrated SDK 0.12.1 agent on stdio in the shapes where the shim could lose a list.
 
 ``python shape_agent.py SHIM SHAPE``: SHIM is ``vendored`` (``acp_command_advertiser``,
-the file ``fix`` writes, on ``PYTHONPATH``), ``full`` (``acp_migrate.runtime``) or
-``none`` (the agent as it was, for the negative control). As the migration leaves an
+the file ``fix`` writes, on ``PYTHONPATH``) or ``none`` (the agent as it was, for the
+negative control). As the migration leaves an
 agent, its setup handlers send the session's own list straight to the connection, and
 the advertiser is given the commands moved out of ``initialize``. SHAPE:
 
@@ -15,6 +15,9 @@ the advertiser is given the commands moved out of ``initialize``. SHAPE:
   ``AgentSideConnection`` (which on SDK 0.12.1 starts its receive loop) and then also
   awaits ``conn.listen()``, a second receive loop. Its handlers send nothing (the SDK
   refused every notification of this agent before its migration).
+* ``listen-twice-late``: the same, bound first thing in ``initialize``.
+* ``never-connected``: ``initialize`` binds what ``on_connect`` never filled: ``None``.
+* ``cwd="/fail"`` makes a setup fail after sending its list.
 * ``late-bind``: bound in the first ``session/new`` handler (misuse): ``initialize``
   went by unobserved.
 
@@ -34,8 +37,6 @@ from acp.schema import AvailableCommand, AvailableCommandsUpdate
 SHIM, SHAPE = sys.argv[1], sys.argv[2]
 if SHIM == "vendored":
     from acp_command_advertiser import CommandAdvertiser
-elif SHIM == "full":
-    from acp_migrate.runtime import CommandAdvertiser
 else:
     CommandAdvertiser = None
 
@@ -78,15 +79,19 @@ class ShapeAgent:
         self.conn = conn
         if SHAPE == "listen-twice":
             self.bind()
+        elif SHAPE == "never-connected":
+            self.conn = None
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> Any:
         if SHAPE == "pipelined":
             await self.setup_read.wait()
             self.bind()
+        elif SHAPE in ("listen-twice-late", "never-connected"):
+            self.bind()
         capabilities = acp.schema.AgentCapabilities(load_session=True)
         return acp.InitializeResponse(protocol_version=protocol_version, agent_capabilities=capabilities)
 
-    async def setup(self, kind: str, session_id: str | None = None) -> str:
+    async def setup(self, kind: str, cwd: str, session_id: str | None = None) -> str:
         if SHAPE == "pipelined":
             self.setup_read.set()
             await self.bound.wait()
@@ -95,24 +100,26 @@ class ShapeAgent:
         if session_id is None:
             self.count += 1
             session_id = f"s-{self.count}"
-        if SHAPE != "listen-twice":  # there the SDK refused every notification before migration
+        if not SHAPE.startswith(("listen-twice", "never")):  # the SDK refused them before
             update = AvailableCommandsUpdate(session_update="available_commands_update", available_commands=OWN[kind])
             await self.conn.session_update(session_id=session_id, update=update)
+        if cwd == "/fail":
+            raise acp.RequestError.invalid_params({"cwd": cwd})
         return session_id
 
     async def new_session(self, cwd: str, **kwargs: Any) -> Any:
-        return acp.NewSessionResponse(session_id=await self.setup("new"))
+        return acp.NewSessionResponse(session_id=await self.setup("new", cwd))
 
     async def load_session(self, cwd: str, session_id: str, **kwargs: Any) -> Any:
-        await self.setup("load", session_id)
+        await self.setup("load", cwd, session_id)
         return acp.LoadSessionResponse()
 
     async def resume_session(self, cwd: str, session_id: str, **kwargs: Any) -> Any:
-        await self.setup("resume", session_id)
+        await self.setup("resume", cwd, session_id)
         return acp.schema.ResumeSessionResponse()
 
     async def fork_session(self, cwd: str, session_id: str, **kwargs: Any) -> Any:
-        return acp.schema.ForkSessionResponse(session_id=await self.setup("fork"))
+        return acp.schema.ForkSessionResponse(session_id=await self.setup("fork", cwd))
 
     async def prompt(self, prompt: Any, session_id: str, **kwargs: Any) -> Any:
         return acp.PromptResponse(stop_reason="end_turn")
@@ -127,7 +134,7 @@ class ShapeAgent:
 
 
 async def main() -> None:
-    if SHAPE != "listen-twice":
+    if not SHAPE.startswith("listen-twice"):
         await acp.run_agent(ShapeAgent(), use_unstable_protocol=True)
         return
     reader, writer = await acp.stdio_streams()

@@ -1,20 +1,22 @@
-"""The documented example agent works as documented, over stdio."""
+"""The documented example agent works as documented, over stdio with the SDK's client."""
 
 from __future__ import annotations
 
+import asyncio
 import re
+import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from acp import text_block
-from runtime_harness import REPO, open_subprocess
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # support/
+
+from support.acp_stdio import FROM_AGENT, AgentProcess, response_to
 
 pytestmark = pytest.mark.slow  # the example agent over stdio
 
+REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "shim_agent" / "agent.py"
-DOC = REPO / "docs" / "runtime.md"
 
 WEB = {"name": "web", "description": "Search the web for information", "input": {"hint": "query to search for"}}
 TEST = {"name": "test", "description": "Run tests for the current project"}
@@ -22,39 +24,34 @@ PLAN = {"name": "plan", "description": "Create a detailed implementation plan", 
 RESET = {"name": "reset", "description": "Forget this session's extra commands"}
 
 
-@pytest.mark.parametrize("doc", [DOC, REPO / "README.md"], ids=["runtime.md", "README.md"])
-def test_docs_show_the_tested_example(doc: Path) -> None:
-    blocks = re.findall(r"```python\n(.*?)```", doc.read_text(), flags=re.S)
+def test_the_runtime_doc_shows_the_tested_example() -> None:
+    blocks = re.findall(r"```python\n(.*?)```", (REPO / "docs" / "runtime.md").read_text(), flags=re.DOTALL)
     assert EXAMPLE.read_text() in blocks
 
 
-def test_example_agent_over_stdio(aio: Any) -> None:
-    async def scenario() -> dict[str, Any]:
-        h = await open_subprocess(1, script=EXAMPLE)
-        try:
-            new, rid = await h.call("session/new", h.conn.new_session(cwd="/", mcp_servers=[]))
-            sid = new.session_id
+def test_example_agent_over_stdio() -> None:
+    async def scenario() -> tuple[AgentProcess, str]:
+        async with AgentProcess(EXAMPLE, env={"PYTHONPATH": str(REPO)}) as agent:
+            await agent.initialize(protocol_version=1)
+            sid = await agent.new_session()
             for text in ["hello", "again", "/reset"]:
-                await h.conn.prompt(session_id=sid, prompt=[text_block(text)])
-            _, load_rid = await h.call("session/load", h.conn.load_session(cwd="/", session_id=sid, mcp_servers=[]))
-            await h.conn.prompt(session_id=sid, prompt=[text_block("sync")])  # barrier behind the load follow-up
-            await h.conn.close_session(session_id=sid)
-            return {"h": h, "sid": sid, "rid": rid, "load_rid": load_rid}
-        finally:
-            await h.close()
+                await agent.prompt(sid, text)
+            await agent.load_session(sid)
+            await agent.prompt(sid, "sync")
+            await agent.close_session(sid)
+            await agent.drain()
+        return agent, sid
 
-    out = aio.run(scenario())
-    h, sid = out["h"], out["sid"]
-    assert h.version == 1
-    new_index, new_response = h.response(out["rid"])
-    assert "availableCommands" not in new_response["result"]  # v1: it follows instead
-    updates = h.updates(sid)
-    assert updates[0][0] > new_index
-    assert [commands for _, commands in updates] == [
-        [WEB, TEST],  # follow-up after session/new
+    agent, sid = asyncio.run(scenario())
+    frames = [message for direction, message in agent.frames if direction == FROM_AGENT]
+    assert "availableCommands" not in response_to(agent.frames, "session/new")["result"]
+    assert agent.command_updates()[sid] == [
+        [WEB, TEST],  # after session/new
         [WEB, TEST, PLAN, RESET],  # first prompt; the second changes nothing
         [WEB, TEST],  # /reset
         [WEB, TEST],  # re-advertised after session/load
         [WEB, TEST, PLAN, RESET],  # "sync" prompt
     ]
-    assert updates[3][0] > h.response(out["load_rid"])[0]
+    updates = [i for i, m in enumerate(frames) if (m.get("params") or {}).get("update", {}).get("availableCommands")]
+    for method, nth in (("session/new", 0), ("session/load", 3)):
+        assert frames.index(response_to(agent.frames, method)) < updates[nth]

@@ -1,13 +1,14 @@
-"""Agent shapes where the setup request goes by unobserved (issue 23), for both advertisers,
-each over stdio with the SDK 0.12.1 client (tests/runtime/shape_agent.py); each case lost a
-list silently before its fix:
+"""Agent shapes where the setup request goes by unobserved (issues 23 and 30), each over
+stdio with the SDK 0.12.1 client (tests/runtime/shape_agent.py); each case lost a list, or
+sent one it must not, silently before its fix:
 
 * a client that sends its setup request before the ``initialize`` answer while the agent
-  binds inside ``initialize``: the list went out before the response (the vendored copy) or
-  was held forever (the full advertiser);
+  binds inside ``initialize``: the list went out before the response, and the list of such
+  a ``session/new`` that failed went out at all;
 * an agent that also awaits ``conn.listen()`` on a connection that listens: the SDK's
-  failing second receive loop made it refuse every notification, so every list was lost;
-* ``bind`` inside a session handler: the full advertiser stayed on protocol v1 silently.
+  failing second receive loop made it refuse every notification, so every list was lost
+  (bound in ``on_connect``, and bound in ``initialize``, after that loop had failed);
+* ``bind(None)`` (``initialize`` binding what ``on_connect`` never filled) said nothing.
 """
 
 from __future__ import annotations
@@ -17,13 +18,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import acp
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # support/
 
 from support.acp_stdio import FROM_AGENT, TO_AGENT, AgentProcess
 
-from acp_migrate.engine.analysis.vendor import VENDORED_FILE, vendored_source
+from acp_migrate.vendor import VENDORED_FILE, vendored_source
 
 HERE = Path(__file__).resolve().parent
 AGENT = HERE / "shape_agent.py"
@@ -75,14 +77,8 @@ async def run(folder: Path, shim: str, shape: str, scenario: Any, version: int =
     return agent, log
 
 
-SHIMS = ["vendored", "full"]
-
-
-@pytest.mark.parametrize("shim", SHIMS)
 @pytest.mark.parametrize("method", ["session/new", "session/fork", "session/load", "session/resume"])
-def test_a_setup_sent_before_the_initialize_answer_gets_its_list_after_its_response(
-    folder: Path, shim: str, method: str
-) -> None:
+def test_a_setup_sent_before_the_initialize_answer_gets_its_list_after_its_response(folder: Path, method: str) -> None:
     async def scenario(agent: AgentProcess) -> None:
         setup = {
             "session/new": lambda: agent.new_session(),
@@ -92,7 +88,7 @@ def test_a_setup_sent_before_the_initialize_answer_gets_its_list_after_its_respo
         }[method]
         await asyncio.gather(agent.initialize(protocol_version=1), setup())  # pipelined
 
-    agent, log = asyncio.run(run(folder, shim, "pipelined", scenario))
+    agent, log = asyncio.run(run(folder, "vendored", "pipelined", scenario))
     session_id = "old" if method in ("session/load", "session/resume") else "s-1"
     assert timeline(agent.frames, session_id) == [method, [OWN[method], SKILL]]
     # New and fork results name their session; a load or resume result cannot be told from
@@ -103,11 +99,27 @@ def test_a_setup_sent_before_the_initialize_answer_gets_its_list_after_its_respo
         assert "bind in on_connect" in warned[0].lower()
 
 
-@pytest.mark.parametrize("shim", ["none", *SHIMS])
-def test_an_agent_that_also_awaits_listen_gets_every_list(folder: Path, shim: str) -> None:
+def test_a_failed_setup_sent_before_the_initialize_answer_gets_no_list(folder: Path) -> None:
+    async def scenario(agent: AgentProcess) -> None:
+        failed = agent.conn.new_session(cwd="/fail", mcp_servers=[])
+        outcomes = await asyncio.gather(agent.initialize(protocol_version=1), failed, return_exceptions=True)
+        assert isinstance(outcomes[1], acp.RequestError), outcomes
+        assert await agent.new_session() == "s-2"  # a later one still gets its list
+
+    agent, log = asyncio.run(run(folder, "vendored", "pipelined", scenario))
+    assert timeline(agent.frames, "s-1") == []
+    assert timeline(agent.frames, "s-2") == ["session/new", [OWN["session/new"], SKILL]]
+    assert log == []
+
+
+@pytest.mark.parametrize(
+    ("shim", "shape"), [("none", "listen-twice"), ("vendored", "listen-twice"), ("vendored", "listen-twice-late")]
+)
+def test_an_agent_that_also_awaits_listen_gets_every_list(folder: Path, shim: str, shape: str) -> None:
     """SDK 0.12.1's AgentSideConnection listens once built; `await conn.listen()` starts a
     second receive loop, which fails and makes the SDK refuse notifications. The agent works
-    (it only answers requests, as before its migration); every setup gets its list."""
+    (it only answers requests, as before its migration); every setup gets its list, and
+    bound once that loop has failed, the advertiser says so once."""
 
     async def scenario(agent: AgentProcess) -> None:
         await agent.initialize(protocol_version=1)
@@ -117,7 +129,7 @@ def test_an_agent_that_also_awaits_listen_gets_every_list(folder: Path, shim: st
         forked = await agent.fork_session(sid)
         assert forked == "s-2"
 
-    agent, log = asyncio.run(run(folder, shim, "listen-twice", scenario))
+    agent, log = asyncio.run(run(folder, shim, shape, scenario))
     if shim == "none":  # the negative control: answers, sends nothing
         assert agent.command_updates() == {}
         return
@@ -130,34 +142,48 @@ def test_an_agent_that_also_awaits_listen_gets_every_list(folder: Path, shim: st
         [SKILL],
     ]
     assert timeline(agent.frames, "s-2") == ["session/fork", [SKILL]]
-    assert "Receive loop failed" not in agent.stderr and log == []
+    if shape == "listen-twice":  # bound before: the second loop waits for the first
+        assert "Receive loop failed" not in agent.stderr and log == []
+    else:
+        said = [line for line in log if line.startswith("CommandAdvertiser")]
+        assert said == ["CommandAdvertiser: a second receive loop failed; await listen() once"], log
 
 
-@pytest.mark.parametrize("shim", SHIMS)
-def test_bind_inside_a_session_handler_is_said_once(folder: Path, shim: str) -> None:
+def test_binding_none_is_said_once(folder: Path) -> None:
+    """Misuse (or a unit test's agent never connected): `bind(None)` binds nothing and
+    says so once, in the log; the agent still answers."""
+
+    async def scenario(agent: AgentProcess) -> None:
+        await agent.initialize(protocol_version=1)
+        await agent.new_session()
+
+    agent, log = asyncio.run(run(folder, "vendored", "never-connected", scenario))
+    assert agent.command_updates() == {}
+    assert log == ["CommandAdvertiser: bind(None); not connected: nothing is advertised"], log
+
+
+def test_bind_inside_a_session_handler_still_orders_lists(folder: Path) -> None:
     """Misuse: bound in the first session/new handler, after initialize went by unseen. The
-    sessions still get their lists after their responses; the full advertiser, which renders
-    for the negotiated version, says once that it never saw it (it renders for v1)."""
+    sessions still get their lists after their responses."""
 
     async def scenario(agent: AgentProcess) -> None:
         await agent.initialize(protocol_version=2)
         for _ in range(2):
             await agent.new_session()
 
-    agent, log = asyncio.run(run(folder, shim, "late-bind", scenario))
+    agent, log = asyncio.run(run(folder, "vendored", "late-bind", scenario))
     for sid in ("s-1", "s-2"):
         assert timeline(agent.frames, sid) == ["session/new", [OWN["session/new"], SKILL]]
-    version = [line for line in log if "before any initialize result" in line]
-    assert len(version) == (1 if shim == "full" else 0), log
+    assert log == []
 
 
 # -- the same on a connection built like AgentPool's fork, without a transport (fast) --
 
 
 def test_requests_read_before_bind_are_counted_and_their_lists_follow_their_responses(
-    folder: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    folder: Path, fork_acp: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Both advertisers, bound while the SDK runs three request handlers it never saw start
+    """Bound while the SDK runs three request handlers it never saw start
     (initialize, a session/new and a session/load the client sent before the initialize
     answer): each list waits for the response naming its session, or for the last of the
     three responses; the load result, which names nothing, is said once."""
@@ -165,23 +191,17 @@ def test_requests_read_before_bind_are_counted_and_their_lists_follow_their_resp
     import logging
     import types
 
-    from fake_connection import ForkAgentSideConnection, ForkConnection
-
-    from acp_migrate.runtime import CommandAdvertiser
-
-    fork = types.ModuleType("acp.connection")
-    fork.Connection = ForkConnection  # the vendored file checks connections against the project's acp
-    monkeypatch.setitem(sys.modules, "acp.connection", fork)
+    ForkConnection, ForkAgentSideConnection = fork_acp
     spec = importlib.util.spec_from_file_location("acp_command_advertiser", folder / VENDORED_FILE)
     vendored = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(vendored)
 
-    async def scenario(make: Any) -> ForkConnection:
+    async def scenario() -> ForkConnection:
         conn = ForkConnection()
         blocked = asyncio.Event()
         handlers = {asyncio.create_task(blocked.wait(), name="acp.Connection.request") for _ in range(3)}
         conn._tasks = types.SimpleNamespace(_tasks=handlers)  # the SDK's TaskSupervisor
-        make().bind(ForkAgentSideConnection(conn)).advertise([SKILL])
+        vendored.CommandAdvertiser().bind(ForkAgentSideConnection(conn)).advertise([SKILL])
         for sid, commands in (("n-1", [OWN["session/new"]]), ("old", [OWN["session/load"]])):
             update = {"sessionUpdate": "available_commands_update", "availableCommands": commands}
             await conn.send_notification("session/update", {"sessionId": sid, "update": update})
@@ -191,19 +211,10 @@ def test_requests_read_before_bind_are_counted_and_their_lists_follow_their_resp
         await conn.respond(1, {"sessionId": "n-1"})  # the new, the last of them
         blocked.set()
         await asyncio.gather(*conn.tasks, *handlers)
-        for _ in range(10_000):  # the full advertiser sends from its own task; the bound only ends a hang
-            if len(conn.commands_updates()) >= 2:
-                break
-            await asyncio.sleep(0)
         return conn
 
-    for make in (vendored.CommandAdvertiser, CommandAdvertiser):
-        caplog.clear()
-        with caplog.at_level(logging.WARNING):
-            conn = asyncio.run(scenario(make))
-        assert [m.get("id", m.get("params", {}).get("sessionId")) for m in conn.written] == [0, 2, 1, "n-1", "old"]
-        assert [c for _, c in conn.commands_updates()] == [
-            [OWN["session/new"], SKILL],
-            [OWN["session/load"], SKILL],
-        ], make
-        assert len([r for r in caplog.records if UNATTRIBUTED in r.getMessage()]) == 1, make
+    with caplog.at_level(logging.WARNING):
+        conn = asyncio.run(scenario())
+    assert [m.get("id", m.get("params", {}).get("sessionId")) for m in conn.written] == [0, 2, 1, "n-1", "old"]
+    assert [c for _, c in conn.commands_updates()] == [[OWN["session/new"], SKILL], [OWN["session/load"], SKILL]]
+    assert len([r for r in caplog.records if UNATTRIBUTED in r.getMessage()]) == 1

@@ -10,7 +10,9 @@ Every setup handler first sends its session's own list straight to the connectio
 (awaited: without the shim it is written before the response). ``cwd="/fail"`` makes
 a setup fail after sending; ``cwd="/quiet"`` sends nothing. Extension requests:
 ``_send`` (``{"sessionId", "commands"}``: the server's own update, from outside a
-setup) and ``_state`` (the advertiser's table sizes, and ``commands()``'s names).
+setup; ``"raw": true`` sends the params as given, ``"failOnce": true`` makes the
+transport raise on that send, whose error the request returns) and ``_state`` (the
+advertiser's table sizes, and ``commands()``'s names).
 ``--no-shim`` runs the same handlers without the advertiser (the negative control).
 """
 
@@ -73,9 +75,29 @@ class Core:
         tables = {name: len(getattr(advertiser, name)) for name in ("_own", "_sent", "_setup", "_pending")}
         return {**tables, "commands": [c.name for c in advertiser.commands()]}
 
+    async def send_raw(self, session_id: str, commands: Any) -> None:
+        update = {"sessionUpdate": "available_commands_update", "availableCommands": commands}
+        await self.conn._conn.send_notification("session/update", {"sessionId": session_id, "update": update})
+
+    def fail_next_send(self) -> None:
+        transport = self.conn._conn._transport
+        send = transport.send
+
+        async def failing(message: Any) -> None:
+            transport.send = send
+            raise ConnectionResetError("the write failed")
+
+        transport.send = failing
+
     async def ext(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         if method == "send":
-            await self.send(params["sessionId"], params["commands"])
+            if params.get("failOnce"):
+                self.fail_next_send()
+            sender = self.send_raw if params.get("raw") else self.send
+            try:
+                await sender(params["sessionId"], params["commands"])
+            except ConnectionResetError as error:
+                return {"raised": str(error)}
             return {}
         if method == "state":
             return self.state()

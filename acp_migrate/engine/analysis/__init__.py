@@ -3,6 +3,6 @@
 from acp_migrate.engine.analysis.codemod import MAX_PARSE_BYTES, analyze_source
 from acp_migrate.engine.analysis.prefilter import may_contain_legacy
 from acp_migrate.engine.analysis.screen import needs_libcst
-from acp_migrate.engine.analysis.vendor import is_vendored, replaceable
+from acp_migrate.vendor import is_vendored, replaceable
 
 __all__ = ["MAX_PARSE_BYTES", "analyze_source", "is_vendored", "may_contain_legacy", "needs_libcst", "replaceable"]

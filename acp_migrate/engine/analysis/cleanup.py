@@ -17,7 +17,7 @@ import libcst as cst
 from acp_migrate.cst.names import dotted_name, mentions
 from acp_migrate.cst.walk import walk
 from acp_migrate.engine.analysis.traversal import EditApplier
-from acp_migrate.rules.base import Edits
+from acp_migrate.rules.edits import Edits
 
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
 _MAX_ROUNDS = 4  # imports, then TYPE_CHECKING blocks, then their import: 3 suffice

@@ -18,7 +18,7 @@ from acp_migrate.settings import DEFAULT_SETTINGS, RuleSettings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from acp_migrate.engine.execution.modules import ModuleSource
+    from acp_migrate.rules.context import ModuleSource
     from acp_migrate.settings import ProjectFacts
 
 PYTHON_SUFFIXES = (".py", ".pyi")
@@ -485,7 +485,7 @@ def _document_suffixes() -> frozenset[str]:
 
 
 def _is_vendored_runtime(source: bytes) -> bool:
-    from acp_migrate.engine.analysis.vendor import MARKER
+    from acp_migrate.vendor import MARKER
 
     return source.removeprefix(_BOM).startswith(MARKER.encode())
 
@@ -577,8 +577,8 @@ def _analyze_candidate(
     from acp_migrate.engine.analysis.hollow import hollow_out, irrelevant_definitions
     from acp_migrate.engine.analysis.traversal import EditApplier, RuleDispatcher
     from acp_migrate.rules import NAMES_LOOKED_UP, PYTHON_RULES
-    from acp_migrate.rules.base import Edits, Report
     from acp_migrate.rules.context import FileContext
+    from acp_migrate.rules.edits import FIRST_PARTY, Edits, Report
 
     # Without CPython's tree (syntax newer than this Python, or a mistake), LibCST parses
     # the whole file: nothing is hollowed or skipped, and the tokens bounded its depth.
@@ -629,7 +629,9 @@ def _analyze_candidate(
         # class): a report that will be dropped below must not act at all.
         return report_filter.may_drop(code) and not report_filter.keep(finding(Report(node, code, "", False)))
 
-    context = FileContext(module, settings, dropped=dropped, modules=modules, project=project, path=path)
+    context = FileContext(
+        module, settings, dropped=dropped, modules=modules, project=project, path=path, kept_by_check=may_contain_legacy
+    )
     rules = [rule(context) for rule in PYTHON_RULES if settings.enabled(rule.code) and rule.is_candidate(source)]
     try:
         walk(module, RuleDispatcher(context, rules, skip=skipped))
@@ -665,7 +667,7 @@ def _analyze_candidate(
         if may_orphan_imports(edits, context.imports.bindings):
             fixed = remove_orphaned_imports(fixed, mentions(module))
         if edits.imports:
-            from acp_migrate.engine.analysis.imports import FIRST_PARTY, add_imports
+            from acp_migrate.engine.analysis.imports import add_imports
 
             # A package an added first-party import names is the project's, though a
             # namespace package (no `__init__.py`) is no module the search finds.

@@ -17,8 +17,7 @@ from collections.abc import Callable, Sequence
 import libcst as cst
 
 from acp_migrate.cst.layout import is_docstring
-
-FUTURE, STANDARD_LIBRARY, THIRD_PARTY, FIRST_PARTY, LOCAL = range(5)
+from acp_migrate.rules.edits import FIRST_PARTY, FUTURE, LOCAL, STANDARD_LIBRARY, THIRD_PARTY
 
 
 def add_imports(
@@ -88,7 +87,6 @@ def classify(module: str, first_party: Callable[[str], bool] = lambda name: Fals
     if top in sys.stdlib_module_names:
         return STANDARD_LIBRARY
     return FIRST_PARTY if first_party(top) else THIRD_PARTY
-
 
 
 def _is_import(statement: cst.BaseStatement) -> bool:

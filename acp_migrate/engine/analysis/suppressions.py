@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from acp_migrate.findings import Finding
+from acp_migrate.rulebook import Example
 from acp_migrate.rules import RULES_BY_CODE
 from acp_migrate.settings import RuleSettings
 
@@ -34,14 +35,16 @@ _MARKER = b"acp-migrate"
 
 @dataclass
 class EngineRule:
-    """A code the engine itself reports (not a rule module): documented like one."""
+    """A code the engine itself reports (not a rule module): documented like one
+    (`rulebook.RuleInfo.of` reads it as it reads a rule)."""
 
     code: str
     name: str
     summary: str
     fixable: bool
     documentation: str
-    examples: tuple[tuple[str, str | None, bool], ...]  # (before, after, flagged)
+    examples: tuple[Example, ...]
+    example_path: str = "example.py"
 
 
 UNUSED_SUPPRESSION = EngineRule(
@@ -59,13 +62,12 @@ UNUSED_SUPPRESSION = EngineRule(
         "Remove the comment, or the codes it no longer needs.\n"
     ),
     examples=(
-        ("caps = AgentCapabilities(load_session=True)  # acp-migrate: ignore\n", None, True),
-        (
+        Example("caps = AgentCapabilities(load_session=True)  # acp-migrate: ignore\n"),
+        Example(
             "from acp.schema import AgentCapabilities\n"
             "\n"
             "caps = AgentCapabilities(slash_commands=[])  # acp-migrate: ignore[ACP001]\n",
-            None,
-            False,
+            flagged=False,
         ),
     ),
 )

@@ -7,8 +7,9 @@ from collections.abc import Callable, Collection, Sequence
 import libcst as cst
 
 from acp_migrate.cst import layout
-from acp_migrate.rules.base import Edits, Rule
+from acp_migrate.rules.base import Rule
 from acp_migrate.rules.context import FileContext
+from acp_migrate.rules.edits import Edits
 
 Hook = Callable[[cst.CSTNode], object]
 

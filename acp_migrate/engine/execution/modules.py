@@ -9,16 +9,14 @@ not looked at: an SDK's classes are not the project's to rewrite.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path, PurePath
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from acp_migrate.rules.context import ModuleSource
 
 # How far up from the importer an absolute import is looked for.
 MAX_ANCESTORS = 8
-
-ModuleSource = Callable[[str, "str | None"], "tuple[str, bytes] | None"]
-"""`(module, importer) -> (identity, source)`: the source of `module` (dotted, with
-leading dots when relative) as imported by `importer` (an identity this function
-returned before, or None for the file being analysed); None when not found."""
 
 
 def candidate_paths(module: str, importer: PurePath) -> list[PurePath]:

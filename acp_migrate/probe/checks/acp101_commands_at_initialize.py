@@ -9,8 +9,8 @@ every session alike.
 
 This is what `acp-migrate check` reports in the source as ACP001/ACP002; the probe
 sees it on the wire, whatever language the agent is written in. Fix: drop the field
-from the capabilities and advertise the list in each session setup handler (in
-Python, `acp_migrate.runtime.CommandAdvertiser`; `acp-migrate fix` does it).
+from the capabilities and advertise the list to each session after its setup response
+(in Python, `acp_migrate.runtime.CommandAdvertiser`; `acp-migrate fix` does it).
 """
 
 from __future__ import annotations
@@ -18,31 +18,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from acp_migrate.probe.checks import finding
-from acp_migrate.probe.checks._prelude import NEW, NEW_RESULT, WEB, update
+from acp_migrate.probe.checks._prelude import INIT, NEW, NEW_RESULT, WEB, update
+from acp_migrate.probe.checks.base import Example, WireFinding, WireRule, finding
 from acp_migrate.probe.wire import Transcript, command_names
 
-CODE = "ACP101"
-NAME = "commands-at-initialize"
-SUMMARY = "The `initialize` result advertises slash commands (capabilities or `_meta`)."
 LIST_KEYS = ("slashCommands", "slash_commands", "availableCommands", "available_commands", "commands")
-
-EXAMPLES = [
-    (
-        '-> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}\n'
-        '<- {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,'
-        '"agentCapabilities":{"slashCommands":[' + WEB + "]}}}\n" + NEW + NEW_RESULT,
-        True,
-    ),
-    (
-        '-> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}\n'
-        '<- {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{}}}\n'
-        + NEW
-        + NEW_RESULT
-        + update("s1", "[" + WEB + "]"),
-        False,
-    ),
-]
 
 
 def _lists(value: Any, path: str) -> Iterator[tuple[str, Any]]:
@@ -55,17 +35,31 @@ def _lists(value: Any, path: str) -> Iterator[tuple[str, Any]]:
                 yield from _lists(item, where)
 
 
-def check(transcript: Transcript):
-    init = transcript.initialize
-    if init is None or init.response is None or not isinstance(init.response.result, dict):
-        return
-    for path, value in _lists(init.response.result, ""):
-        names = command_names(value)
-        shown = f" ({', '.join(names)})" if names else ""
-        yield finding(
-            transcript,
-            CODE,
-            f"`{path}` advertises commands at initialize{shown}: clients read commands per session, "
-            "from a setup result or an available_commands_update",
-            init.response,
-        )
+class CommandsAtInitialize(WireRule):
+    code = "ACP101"
+    name = "commands-at-initialize"
+    summary = "The `initialize` result advertises slash commands (capabilities or `_meta`)."
+    examples = (
+        Example(
+            '-> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}\n'
+            '<- {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,'
+            '"agentCapabilities":{"slashCommands":[' + WEB + "]}}}\n" + NEW + NEW_RESULT
+        ),
+        Example(INIT + NEW + NEW_RESULT + update("s1", "[" + WEB + "]"), flagged=False),
+    )
+
+    @classmethod
+    def check(cls, transcript: Transcript) -> Iterator[WireFinding]:
+        init = transcript.initialize
+        if init is None or init.response is None or not isinstance(init.response.result, dict):
+            return
+        for path, value in _lists(init.response.result, ""):
+            names = command_names(value)
+            shown = f" ({', '.join(names)})" if names else ""
+            yield finding(
+                transcript,
+                cls.code,
+                f"`{path}` advertises commands at initialize{shown}: clients read commands per session, "
+                "from a setup result or an available_commands_update",
+                init.response,
+            )

@@ -18,37 +18,40 @@ that id before it has had no list yet, is that setup's late list (ACP112).
 
 from __future__ import annotations
 
-from acp_migrate.probe.checks import finding
+from collections.abc import Iterator
+
 from acp_migrate.probe.checks._prelude import INIT, NEW, NEW_RESULT, WEB, update
+from acp_migrate.probe.checks.base import Example, WireFinding, WireRule, finding
 from acp_migrate.probe.wire import Transcript
 
-CODE = "ACP102"
-NAME = "commands-before-setup-response"
-SUMMARY = "An `available_commands_update` for a session came before the response that set the session up."
 
-EXAMPLES = [
-    (INIT + NEW + update("s1", "[" + WEB + "]") + NEW_RESULT, True),
-    (INIT + NEW + NEW_RESULT + update("s1", "[" + WEB + "]"), False),
-]
+class CommandsBeforeSetupResponse(WireRule):
+    code = "ACP102"
+    name = "commands-before-setup-response"
+    summary = "An `available_commands_update` for a session came before the response that set the session up."
+    examples = (
+        Example(INIT + NEW + update("s1", "[" + WEB + "]") + NEW_RESULT),
+        Example(INIT + NEW + NEW_RESULT + update("s1", "[" + WEB + "]"), flagged=False),
+    )
 
-
-def check(transcript: Transcript):
-    for listed in transcript.command_lists:
-        if listed.in_setup_result:
-            continue
-        # The setup it belongs to (`Transcript.setup_of`: by session id, in a burst not
-        # necessarily the last request sent), still unanswered.
-        step = transcript.setup_of(listed)
-        if step is None or (step.response is not None and step.response.index < listed.frame.index):
-            continue
-        if step.method in ("session/new", "session/fork"):
-            why = "clients drop updates for a session id they do not know yet"
-        else:
-            why = "the client may not have opened the session yet, and the setup result replaces the list"
-        answered = f"the {step.method} response (frame {step.response.index})" if step.response else "any response"
-        yield finding(
-            transcript,
-            CODE,
-            f"available_commands_update for session {listed.session_id} came before {answered}: {why}",
-            listed.frame,
-        )
+    @classmethod
+    def check(cls, transcript: Transcript) -> Iterator[WireFinding]:
+        for listed in transcript.command_lists:
+            if listed.in_setup_result:
+                continue
+            # The setup it belongs to (`Transcript.setup_of`: by session id, in a burst not
+            # necessarily the last request sent), still unanswered.
+            step = transcript.setup_of(listed)
+            if step is None or (step.response is not None and step.response.index < listed.frame.index):
+                continue
+            if step.method in ("session/new", "session/fork"):
+                why = "clients drop updates for a session id they do not know yet"
+            else:
+                why = "the client may not have opened the session yet, and the setup result replaces the list"
+            answered = f"the {step.method} response (frame {step.response.index})" if step.response else "any response"
+            yield finding(
+                transcript,
+                cls.code,
+                f"available_commands_update for session {listed.session_id} came before {answered}: {why}",
+                listed.frame,
+            )

@@ -9,33 +9,36 @@ A string, number or object in its place is reported too.
 
 from __future__ import annotations
 
-from acp_migrate.probe.checks import finding
+from collections.abc import Iterator
+
 from acp_migrate.probe.checks._prelude import INIT, NEW, NEW_RESULT, update
+from acp_migrate.probe.checks.base import Example, WireFinding, WireRule, finding
 from acp_migrate.probe.wire import Transcript
 
-CODE = "ACP103"
-NAME = "null-command-list"
-SUMMARY = "`availableCommands` is `null` or not an array, in a setup result or an update."
 
-EXAMPLES = [
-    (INIT + NEW + NEW_RESULT + update("s1", "null"), True),
-    (INIT + NEW + NEW_RESULT + update("s1", "[]"), False),
-]
+class NullCommandList(WireRule):
+    code = "ACP103"
+    name = "null-command-list"
+    summary = "`availableCommands` is `null` or not an array, in a setup result or an update."
+    examples = (
+        Example(INIT + NEW + NEW_RESULT + update("s1", "null")),
+        Example(INIT + NEW + NEW_RESULT + update("s1", "[]"), flagged=False),
+    )
 
-
-def check(transcript: Transcript):
-    for listed in transcript.command_lists:
-        if isinstance(listed.value, list):
-            continue
-        where = "a setup result" if listed.in_setup_result else "an available_commands_update"
-        shown = "null" if listed.value is None else f"a JSON {_kind(listed.value)}"
-        yield finding(
-            transcript,
-            CODE,
-            f"availableCommands is {shown} in {where} for session {listed.session_id}: "
-            "send [] to clear the list (omit it in a setup result)",
-            listed.frame,
-        )
+    @classmethod
+    def check(cls, transcript: Transcript) -> Iterator[WireFinding]:
+        for listed in transcript.command_lists:
+            if isinstance(listed.value, list):
+                continue
+            where = "a setup result" if listed.in_setup_result else "an available_commands_update"
+            shown = "null" if listed.value is None else f"a JSON {_kind(listed.value)}"
+            yield finding(
+                transcript,
+                cls.code,
+                f"availableCommands is {shown} in {where} for session {listed.session_id}: "
+                "send [] to clear the list (omit it in a setup result)",
+                listed.frame,
+            )
 
 
 def _kind(value) -> str:

@@ -9,28 +9,31 @@ forgot the commands" in a diff. Omit the field when there are no commands.
 
 from __future__ import annotations
 
-from acp_migrate.probe.checks import finding
+from collections.abc import Iterator
+
 from acp_migrate.probe.checks._prelude import INIT, NEW, NEW_RESULT
+from acp_migrate.probe.checks.base import Example, WireFinding, WireRule, finding
 from acp_migrate.probe.wire import Transcript
 
-CODE = "ACP104"
-NAME = "empty-setup-command-list"
-SUMMARY = "A session setup result serialises an empty `availableCommands` list instead of omitting it."
 
-EXAMPLES = [
-    (INIT + NEW + '<- {"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1","availableCommands":[]}}\n', True),
-    (INIT + NEW + NEW_RESULT, False),
-]
+class EmptySetupCommandList(WireRule):
+    code = "ACP104"
+    name = "empty-setup-command-list"
+    summary = "A session setup result serialises an empty `availableCommands` list instead of omitting it."
+    examples = (
+        Example(INIT + NEW + '<- {"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1","availableCommands":[]}}\n'),
+        Example(INIT + NEW + NEW_RESULT, flagged=False),
+    )
 
-
-def check(transcript: Transcript):
-    for listed in transcript.command_lists:
-        if listed.in_setup_result and listed.value == []:
-            step = transcript.step_of(listed.frame)
-            yield finding(
-                transcript,
-                CODE,
-                f"the {step.method if step else 'setup'} result for session {listed.session_id} "
-                "serialises availableCommands: [] (omit an empty list)",
-                listed.frame,
-            )
+    @classmethod
+    def check(cls, transcript: Transcript) -> Iterator[WireFinding]:
+        for listed in transcript.command_lists:
+            if listed.in_setup_result and listed.value == []:
+                step = transcript.step_of(listed.frame)
+                yield finding(
+                    transcript,
+                    cls.code,
+                    f"the {step.method if step else 'setup'} result for session {listed.session_id} "
+                    "serialises availableCommands: [] (omit an empty list)",
+                    listed.frame,
+                )

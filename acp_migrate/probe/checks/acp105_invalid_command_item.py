@@ -17,101 +17,81 @@ the number of invalid items and the first few named.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
-from acp_migrate.probe.checks import NOTE, finding
 from acp_migrate.probe.checks._prelude import INIT, NEW, NEW_RESULT, WEB, update
+from acp_migrate.probe.checks.base import NOTE, Example, WireFinding, WireRule, finding
+from acp_migrate.probe.schema import command_problems
 from acp_migrate.probe.wire import Transcript
-
-CODE = "ACP105"
-NAME = "invalid-command-item"
-SUMMARY = "A command item lacks a name or description, or has an input of the wrong shape for the protocol version."
-
-EXAMPLES = [
-    (INIT + NEW + NEW_RESULT + update("s1", '[{"name":"deploy now","description":"Deploy"}]'), True),
-    (INIT + NEW + NEW_RESULT + update("s1", '[{"name":"plan"}]'), True),
-    (INIT + NEW + NEW_RESULT + update("s1", "[" + WEB + ',{"name":"test","description":"Run the tests"}]'), False),
-    (INIT + NEW + NEW_RESULT + update("s1", '[{"name":"plan","description":"Plan","input":null}]'), True),  # a note
-]
 
 
 def problems(item: Any, protocol_version: int) -> list[str]:
-    if not isinstance(item, dict):
-        return ["is not an object"]
+    """What the schema (`probe/schema.py`) refuses in `item`, and a name no user can type."""
+    name = item.get("name") if isinstance(item, dict) else None
+    return (_name_problems(name) if isinstance(name, str) else []) + command_problems(item, protocol_version)
+
+
+def _name_problems(name: str) -> list[str]:
+    if not name.strip():
+        return ["has an empty name"]
     found = []
-    name = item.get("name")
-    if "name" not in item:
-        found.append("has no name")
-    elif not isinstance(name, str):
-        found.append("has a name that is not a string")
-    elif not name.strip():
-        found.append("has an empty name")
-    else:
-        if any(c.isspace() for c in name):
-            found.append("has whitespace in its name (a user cannot type it after /)")
-        if name.startswith("/"):
-            found.append("starts its name with / (the client adds it)")
-    if "description" not in item:
-        found.append("has no description")
-    elif not isinstance(item["description"], str):
-        found.append("has a description that is not a string")
-    if "input" in item:
-        found.extend(_input_problems(item["input"], protocol_version))
+    if any(c.isspace() for c in name):
+        found.append("has whitespace in its name (a user cannot type it after /)")
+    if name.startswith("/"):
+        found.append("starts its name with / (the client adds it)")
     return found
-
-
-def _input_problems(spec: Any, protocol_version: int) -> list[str]:
-    if spec is None:
-        return []  # schema-valid: a note (`null_inputs`)
-    if not isinstance(spec, dict):
-        return ["has an input that is not an object"]
-    kind = spec.get("type")
-    if protocol_version < 2:
-        if not isinstance(spec.get("hint"), str):
-            return ["has an input without a string hint (v1 inputs are {hint})"]
-        return []
-    if not isinstance(kind, str):
-        return ["has an input without a type (v2 inputs are {type, ...})"]
-    if kind == "text" and not isinstance(spec.get("hint"), str):
-        return ["has a text input without a string hint"]
-    if kind != "text" and not kind.startswith("_"):
-        return [f"has an input of the reserved type {kind!r} (custom types start with _)"]
-    return []
 
 
 SHOWN = 3  # invalid items named in a finding
 
 
-def check(transcript: Transcript):
-    version = transcript.protocol_version
-    for listed in transcript.command_lists:
-        if not isinstance(listed.value, list):
-            continue
-        invalid = []
-        nulls = 0
-        for number, item in enumerate(listed.value, start=1):
-            nulls += isinstance(item, dict) and "input" in item and item["input"] is None
-            found = problems(item, version)
-            if found:
-                name = item.get("name") if isinstance(item, dict) else None
-                label = f"command {number}" + (f" ({name!r})" if isinstance(name, str) else "")
-                invalid.append(f"{label} {'; '.join(found)}")
-        total = len(listed.value)
-        if invalid:
-            more = f"; and {len(invalid) - SHOWN} more" if len(invalid) > SHOWN else ""
-            yield finding(
-                transcript,
-                CODE,
-                f"{len(invalid)} of {total} command{'' if total == 1 else 's'} for session {listed.session_id} "
-                f"invalid (protocol v{version}): {'; '.join(invalid[:SHOWN])}{more}",
-                listed.frame,
-            )
-        if nulls:
-            yield finding(
-                transcript,
-                CODE,
-                f"{nulls} of {total} command{'' if total == 1 else 's'} for session {listed.session_id} "
-                "have input: null (schema-valid; omitting the key is tidier)",
-                listed.frame,
-                level=NOTE,
-            )
+class InvalidCommandItem(WireRule):
+    code = "ACP105"
+    name = "invalid-command-item"
+    summary = "A command item lacks a name or description, or has an input of the wrong shape for the protocol version."
+    examples = (
+        Example(INIT + NEW + NEW_RESULT + update("s1", '[{"name":"deploy now","description":"Deploy"}]')),
+        Example(INIT + NEW + NEW_RESULT + update("s1", '[{"name":"plan"}]')),
+        Example(
+            INIT + NEW + NEW_RESULT + update("s1", "[" + WEB + ',{"name":"test","description":"Run the tests"}]'),
+            flagged=False,
+        ),
+        # a note:
+        Example(INIT + NEW + NEW_RESULT + update("s1", '[{"name":"plan","description":"Plan","input":null}]')),
+    )
+
+    @classmethod
+    def check(cls, transcript: Transcript) -> Iterator[WireFinding]:
+        version = transcript.protocol_version
+        for listed in transcript.command_lists:
+            if not isinstance(listed.value, list):
+                continue
+            invalid = []
+            nulls = 0
+            for number, item in enumerate(listed.value, start=1):
+                nulls += isinstance(item, dict) and "input" in item and item["input"] is None
+                found = problems(item, version)
+                if found:
+                    name = item.get("name") if isinstance(item, dict) else None
+                    label = f"command {number}" + (f" ({name!r})" if isinstance(name, str) else "")
+                    invalid.append(f"{label} {'; '.join(found)}")
+            total = len(listed.value)
+            if invalid:
+                more = f"; and {len(invalid) - SHOWN} more" if len(invalid) > SHOWN else ""
+                yield finding(
+                    transcript,
+                    cls.code,
+                    f"{len(invalid)} of {total} command{'' if total == 1 else 's'} for session {listed.session_id} "
+                    f"invalid (protocol v{version}): {'; '.join(invalid[:SHOWN])}{more}",
+                    listed.frame,
+                )
+            if nulls:
+                yield finding(
+                    transcript,
+                    cls.code,
+                    f"{nulls} of {total} command{'' if total == 1 else 's'} for session {listed.session_id} "
+                    "have input: null (schema-valid; omitting the key is tidier)",
+                    listed.frame,
+                    level=NOTE,
+                )

@@ -9,25 +9,29 @@ sending, the more specific source winning.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 
-from acp_migrate.probe.checks import finding
 from acp_migrate.probe.checks._prelude import INIT, NEW, NEW_RESULT, WEB, update
+from acp_migrate.probe.checks.base import Example, WireFinding, WireRule, finding
 from acp_migrate.probe.wire import Transcript, command_names
 
-CODE = "ACP106"
-NAME = "duplicate-command-name"
-SUMMARY = "A command list names the same command more than once."
 
-EXAMPLES = [
-    (INIT + NEW + NEW_RESULT + update("s1", "[" + WEB + "," + WEB + "]"), True),
-    (INIT + NEW + NEW_RESULT + update("s1", "[" + WEB + "]"), False),
-]
+class DuplicateCommandName(WireRule):
+    code = "ACP106"
+    name = "duplicate-command-name"
+    summary = "A command list names the same command more than once."
+    examples = (
+        Example(INIT + NEW + NEW_RESULT + update("s1", "[" + WEB + "," + WEB + "]")),
+        Example(INIT + NEW + NEW_RESULT + update("s1", "[" + WEB + "]"), flagged=False),
+    )
 
-
-def check(transcript: Transcript):
-    for listed in transcript.command_lists:
-        counts = Counter(command_names(listed.value))
-        repeated = [name for name, count in counts.items() if count > 1]
-        if repeated:
-            shown = ", ".join(f"{name!r} ×{counts[name]}" for name in repeated)
-            yield finding(transcript, CODE, f"the list for session {listed.session_id} repeats {shown}", listed.frame)
+    @classmethod
+    def check(cls, transcript: Transcript) -> Iterator[WireFinding]:
+        for listed in transcript.command_lists:
+            counts = Counter(command_names(listed.value))
+            repeated = [name for name, count in counts.items() if count > 1]
+            if repeated:
+                shown = ", ".join(f"{name!r} ×{counts[name]}" for name in repeated)
+                yield finding(
+                    transcript, cls.code, f"the list for session {listed.session_id} repeats {shown}", listed.frame
+                )

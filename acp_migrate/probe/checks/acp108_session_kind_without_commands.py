@@ -2,7 +2,7 @@
 
 A client that loads, resumes or forks a session starts from nothing: what the
 session shows is the setup result's `availableCommands` and the updates for it
-that belong to it (by session id, late ones included: `Transcript.setup_of`). When a new session gets
+that belong to it (by session id, late ones included). When a new session gets
 commands and one of these gets an empty list or none at all, the user loses their
 commands as soon as they reopen a conversation.
 
@@ -11,44 +11,24 @@ A setup the agent refuses with an error (a load of a session with no history:
 report shows it as a note with the error's details. Only a setup that succeeds
 without commands is reported.
 
-Fix: advertise the list in every setup handler (the codemod's rewire does it for
-Python agents: `attach(response, session_id, always=...)` in each one).
+Fix: advertise the list to every session, whichever setup created it (for a Python
+agent, `acp-migrate fix` does it: `acp-migrate rules ACP001`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
-from acp_migrate.probe.checks import finding
 from acp_migrate.probe.checks._prelude import INIT_LOAD, NEW, NEW_RESULT, WEB, update
+from acp_migrate.probe.checks.base import Example, WireFinding, WireRule, finding
 from acp_migrate.probe.wire import SETUP_METHODS, Step, Transcript
 
-CODE = "ACP108"
-NAME = "session-kind-without-commands"
-SUMMARY = "A loaded, resumed or forked session gets no commands while a new one gets some."
-
 LOAD = '-> {"jsonrpc":"2.0","id":2,"method":"session/load","params":{"sessionId":"s1","cwd":"/work","mcpServers":[]}}\n'
-EXAMPLES = [
-    (
-        INIT_LOAD
-        + NEW
-        + NEW_RESULT
-        + update("s1", "[" + WEB + "]")
-        + LOAD
-        + '<- {"jsonrpc":"2.0","id":2,"result":{}}\n',
-        True,
-    ),
-    (
-        INIT_LOAD
-        + NEW
-        + NEW_RESULT
-        + update("s1", "[" + WEB + "]")
-        + LOAD
-        + '<- {"jsonrpc":"2.0","id":2,"result":{}}\n'
-        + update("s1", "[" + WEB + "]"),
-        False,
-    ),
-]
+# A new session that gets its commands, then a load of it answered without any.
+NEW_THEN_LOAD = (
+    INIT_LOAD + NEW + NEW_RESULT + update("s1", "[" + WEB + "]") + LOAD + '<- {"jsonrpc":"2.0","id":2,"result":{}}\n'
+)
 
 
 def commands_held(transcript: Transcript, step: Step) -> Any:
@@ -62,23 +42,33 @@ def commands_held(transcript: Transcript, step: Step) -> Any:
     return held if isinstance(held, list) else []
 
 
-def check(transcript: Transcript):
-    setups = [s for s in transcript.steps if s.method in SETUP_METHODS]
-    new = next((s for s in setups if s.method == "session/new" and not s.failed), None)
-    if new is None or not commands_held(transcript, new):
-        return
-    for step in setups:
-        if step.method == "session/new" or step.failed:  # a refusal is a note (report.py)
-            continue
-        if not commands_held(transcript, step):
-            yield finding(
-                transcript,
-                CODE,
-                f"session {step.session_id} gets no commands after {step.method}, "
-                f"while session/new gets {_count(len(commands_held(transcript, new)))}",
-                step.response,
-                step.session_id,
-            )
+class SessionKindWithoutCommands(WireRule):
+    code = "ACP108"
+    name = "session-kind-without-commands"
+    summary = "A loaded, resumed or forked session gets no commands while a new one gets some."
+    examples = (
+        Example(NEW_THEN_LOAD),
+        Example(NEW_THEN_LOAD + update("s1", "[" + WEB + "]"), flagged=False),
+    )
+
+    @classmethod
+    def check(cls, transcript: Transcript) -> Iterator[WireFinding]:
+        setups = [s for s in transcript.steps if s.method in SETUP_METHODS]
+        new = next((s for s in setups if s.method == "session/new" and not s.failed), None)
+        if new is None or not commands_held(transcript, new):
+            return
+        for step in setups:
+            if step.method == "session/new" or step.failed:  # a refusal is a note (report.py)
+                continue
+            if not commands_held(transcript, step):
+                yield finding(
+                    transcript,
+                    cls.code,
+                    f"session {step.session_id} gets no commands after {step.method}, "
+                    f"while session/new gets {_count(len(commands_held(transcript, new)))}",
+                    step.response,
+                    step.session_id,
+                )
 
 
 def _count(number: int) -> str:

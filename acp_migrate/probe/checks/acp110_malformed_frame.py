@@ -8,29 +8,32 @@ lenient ones skip it (and whatever it carried). Log to stderr instead.
 
 from __future__ import annotations
 
-from acp_migrate.probe.checks import finding
+from collections.abc import Iterator
+
 from acp_migrate.probe.checks._prelude import INIT, NEW, NEW_RESULT
+from acp_migrate.probe.checks.base import Example, WireFinding, WireRule, finding
 from acp_migrate.probe.wire import Transcript
 
-CODE = "ACP110"
-NAME = "malformed-frame"
-SUMMARY = "A line the agent wrote on stdout is not a JSON-RPC 2.0 message."
 
-EXAMPLES = [
-    (INIT + "<- Listening on stdio...\n" + NEW + NEW_RESULT, True),
-    (INIT + NEW + NEW_RESULT, False),
-]
+class MalformedFrame(WireRule):
+    code = "ACP110"
+    name = "malformed-frame"
+    summary = "A line the agent wrote on stdout is not a JSON-RPC 2.0 message."
+    examples = (
+        Example(INIT + "<- Listening on stdio...\n" + NEW + NEW_RESULT),
+        Example(INIT + NEW + NEW_RESULT, flagged=False),
+    )
 
-
-def check(transcript: Transcript):
-    for frame in transcript.agent_frames():
-        problem = frame.error
-        if problem is None:
-            message = frame.message
-            if message.get("jsonrpc") != "2.0":
-                problem = 'no "jsonrpc": "2.0"'
-            elif not (frame.is_request or frame.is_notification or frame.is_response):
-                problem = "neither a request, a notification nor a response"
-        if problem is not None:
-            shown = frame.raw if len(frame.raw) <= 60 else frame.raw[:57] + "..."
-            yield finding(transcript, CODE, f"line {shown!r} is not a JSON-RPC message: {problem}", frame)
+    @classmethod
+    def check(cls, transcript: Transcript) -> Iterator[WireFinding]:
+        for frame in transcript.agent_frames():
+            problem = frame.error
+            if problem is None:
+                message = frame.message
+                if message.get("jsonrpc") != "2.0":
+                    problem = 'no "jsonrpc": "2.0"'
+                elif not (frame.is_request or frame.is_notification or frame.is_response):
+                    problem = "neither a request, a notification nor a response"
+            if problem is not None:
+                shown = frame.raw if len(frame.raw) <= 60 else frame.raw[:57] + "..."
+                yield finding(transcript, cls.code, f"line {shown!r} is not a JSON-RPC message: {problem}", frame)

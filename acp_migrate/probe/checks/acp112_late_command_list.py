@@ -14,34 +14,38 @@ The judgement is by frame order only. Raise `--settle` to wait for such lists;
 
 from __future__ import annotations
 
-from acp_migrate.probe.checks import NOTE, finding
+from collections.abc import Iterator
+
 from acp_migrate.probe.checks._prelude import INIT, NEW, NEW_RESULT, WEB, update
+from acp_migrate.probe.checks.base import NOTE, Example, WireFinding, WireRule, finding
 from acp_migrate.probe.wire import Transcript
 
-CODE = "ACP112"
-LEVEL = NOTE  # its only level: the verdict never depends on it
-NAME = "late-command-list"
-SUMMARY = "A note: an `available_commands_update` came after its setup's settle window (credited to that setup)."
 PROMPT = '-> {"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}\n'
 
-EXAMPLES = [
-    (INIT + NEW + NEW_RESULT + PROMPT + update("s1", "[" + WEB + "]"), True),
-    (INIT + NEW + NEW_RESULT + update("s1", "[" + WEB + "]") + PROMPT, False),
-]
 
+class LateCommandList(WireRule):
+    code = "ACP112"
+    name = "late-command-list"
+    summary = "A note: an `available_commands_update` came after its setup's settle window (credited to that setup)."
+    level = NOTE  # its only level: the verdict never depends on it
+    examples = (
+        Example(INIT + NEW + NEW_RESULT + PROMPT + update("s1", "[" + WEB + "]")),
+        Example(INIT + NEW + NEW_RESULT + update("s1", "[" + WEB + "]") + PROMPT, flagged=False),
+    )
 
-def check(transcript: Transcript):
-    for listed in transcript.command_lists:
-        if not transcript.is_late(listed):
-            continue
-        setup = transcript.setup_of(listed)
-        running = transcript.step_of(listed.frame)
-        yield finding(
-            transcript,
-            CODE,
-            f"the list for session {listed.session_id} ({setup.method}, answered at frame {setup.response.index}) "
-            f"came after its settle window, during {running.method if running else 'the run'}: "
-            "raise --settle to wait for it",
-            listed.frame,
-            level=NOTE,
-        )
+    @classmethod
+    def check(cls, transcript: Transcript) -> Iterator[WireFinding]:
+        for listed in transcript.command_lists:
+            if not transcript.is_late(listed):
+                continue
+            setup = transcript.setup_of(listed)
+            running = transcript.step_of(listed.frame)
+            yield finding(
+                transcript,
+                cls.code,
+                f"the list for session {listed.session_id} ({setup.method}, answered at frame {setup.response.index}) "
+                f"came after its settle window, during {running.method if running else 'the run'}: "
+                "raise --settle to wait for it",
+                listed.frame,
+                level=NOTE,
+            )

@@ -13,12 +13,13 @@ share imports LibCST, so a rule imports it inside the methods that run it:
   across files, `shared.runtime_import` adds the shim's import, `shared.generated`
   lays generated calls out in the project's style);
 - `shared.kinds`: what an expression holds (capabilities, an initialize result, their
-  dicts), for the rules that find the field set or read;
+  dicts), one inference for the rules that find the field set or read and for the
+  test analysis (`shared.syntax`: the small readings of syntax they share);
 - `shared.legacy_tests`: which tests are about the removed field and what fix does
-  with each (ACP008; every rule asks `FileContext.test_state`, which asks it): its
-  modules `files` (which are tests), `reads` (reading the field), `plans` (a test's
-  fate), `rewrite` (into a per-session test), `compat` (the compatibility test),
-  `leftovers` (fixtures and modules left with no test).
+  with each (ACP008, which claims the tests it removes; other rules ask
+  `state_of_test_code`): its modules `files` (which are tests), `reads` (reading the
+  field), `plans` (a test's fate), `rewrite` (into a per-session test), `compat` (the
+  compatibility test), `leftovers` (fixtures and modules left with no test).
 """
 
 # The removed field, in both spellings, as names and as the bytes a file must hold.
@@ -31,7 +32,7 @@ CAPABILITY_CLASSES = frozenset({"AgentCapabilities"})
 INITIALIZE_CLASSES = frozenset({"InitializeResponse"})
 SCHEMA_CLASSES = CAPABILITY_CLASSES | INITIALIZE_CLASSES
 
-# What an expression holds (`shared.kinds`, `shared.legacy_tests`).
+# What an expression holds (`shared.kinds`).
 CAPS, CAPS_DICT, INIT, INIT_DICT = "capabilities", "capabilities dict", "initialize result", "initialize dict"
 DUMPERS = frozenset({"model_dump", "dict"})
 

@@ -19,6 +19,7 @@ from acp_migrate.rules.shared import (
     SCHEMA_CLASSES,
     TODO_MARK,
 )
+from acp_migrate.rules.shared.legacy_tests import state_of_test_code
 from acp_migrate.rules.shared.rewire import CannotRewire, rewire
 
 TODO_WIDTH = 99  # a TODO line, indentation included, fits this
@@ -90,12 +91,12 @@ def remove_advertised(
     schema the project owns, the keyword forwarding `create`'s own parameter goes with
     that parameter: it stays while the schema keeps the field.
 
-    In a test file's tests, fixtures and helpers (`FileContext.test_state`) nothing is
+    In a test file's tests, fixtures and helpers (`legacy_tests.state_of_test_code`) nothing is
     moved and no TODO is written: inside a test fix removes (ACP008) there is nothing to
     do; in a test about the field that fix leaves to a person, the code stays, reported
     and not fixable (the schema keeps the field for it); in other test code the value is
     simply dropped."""
-    state = context.test_state()
+    state = state_of_test_code(context)
     if state == "removed":
         return
     if state == "left":
@@ -147,7 +148,7 @@ def keep_advertised(
     """The fallback, for a legacy value `fix` cannot take out safely (`source`: the
     commands, as code; `reason`: why): the code stays, a TODO line goes above its
     statement, the report is not fixable and its ACP005 follow-up says why."""
-    if context.test_state() == "removed":
+    if state_of_test_code(context) == "removed":
         return
     followup = Report(
         anchor,
@@ -165,7 +166,7 @@ def keep_advertised(
 def _add_todo(context: FileContext, source: str) -> None:
     """A TODO line above the statement (once: a second run finds it there); never in a
     test file's tests, fixtures or helpers (ACP008: a test is removed or left, whole)."""
-    if context.test_state() is not None:
+    if state_of_test_code(context) is not None:
         return
     statement = context.statements[-1]
     width = sum(

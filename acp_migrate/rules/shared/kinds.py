@@ -1,11 +1,13 @@
 """What an expression holds, as far as the removed field goes: ACP capabilities, an
 initialize result, or their dict forms (a dump, a wire payload).
 
-Not a rule: the value tracking shared by the rules that find the field set (ACP001's
+Not a rule: the one value inference of the rules that find the field set (ACP001's
 `caps.slash_commands = x`, ACP002's `data["agentCapabilities"]["slashCommands"] = x`)
-and read (ACP004). Only values known to be capabilities count: a server's own
-`self.slash_commands` is not the field. Local names are followed per function, from
-their assignments and their parameters' annotations.
+and read (ACP004), and of the test analysis (`legacy_tests.reads`, ACP008). Only values
+known to be capabilities count: a server's own `self.slash_commands` is not the field.
+What names hold is followed per function, from their assignments and their parameters'
+annotations: by the rules as their traversal goes (`LocalKinds`), by the test analysis
+a whole function at a time.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Callable
 
 import libcst as cst
 
+from acp_migrate.cst.names import last_part
 from acp_migrate.rules.context import FileContext, all_params
 from acp_migrate.rules.shared import (
     CAPABILITY_CLASSES,
@@ -25,54 +28,14 @@ from acp_migrate.rules.shared import (
     INIT_DICT,
     INITIALIZE_CLASSES,
 )
+from acp_migrate.rules.shared.syntax import assignment_targets, is_dict_call, string_key, string_value, subscript_key
 
-CONSTRUCTORS = frozenset({"create", "model_validate", "model_validate_json", "model_construct", "parse_obj"})
+CONSTRUCTORS = frozenset(
+    {"create", "model_validate", "model_validate_json", "model_validate_strings", "model_construct", "parse_obj"}
+)
 # Attributes of a capabilities value (or class) that map its field names: reading the
 # field's name from one is reading the field.
 FIELD_MAPS = frozenset({"model_fields", "__fields__", "model_fields_set", "__dict__"})
-
-
-def string_value(node: cst.BaseExpression | None) -> str | None:
-    if isinstance(node, cst.SimpleString):
-        value = node.evaluated_value
-        return value if isinstance(value, str) else None
-    return None
-
-
-def string_key(element: cst.BaseDictElement) -> str | None:
-    """The string key of a dict literal's `"key": value` entry, else None."""
-    return string_value(element.key) if isinstance(element, cst.DictElement) else None
-
-
-def is_dict_call(node: cst.BaseExpression) -> bool:
-    """`dict(...)`, the builtin (a name the module does not rebind is assumed to be it)."""
-    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "dict"
-
-
-def assignment_targets(node: cst.Assign | cst.AnnAssign | cst.AugAssign) -> list[cst.BaseExpression]:
-    """What an assignment stores into, tuple and list targets unpacked."""
-    if isinstance(node, cst.Assign):
-        roots = [target.target for target in node.targets]
-    else:
-        roots = [node.target]
-    found: list[cst.BaseExpression] = []
-    while roots:
-        target = roots.pop(0)
-        if isinstance(target, (cst.Tuple, cst.List)):
-            roots.extend(element.value for element in target.elements)
-        elif isinstance(target, cst.StarredElement):
-            roots.append(target.value)
-        else:
-            found.append(target)
-    return found
-
-
-def subscript_key(node: cst.Subscript) -> str | None:
-    """The string key of `x["key"]`, else None."""
-    if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
-        return string_value(node.slice[0].slice.value)
-    return None
-
 
 SETUP_METHODS = frozenset({"__init__", "setUp", "asyncSetUp", "setUpClass", "setup_method", "setup_class"})
 
@@ -119,9 +82,106 @@ def _self_attribute_values(node: cst.ClassDef) -> dict[str, list[cst.BaseExpress
 
 
 class ValueKinds:
-    """Kinds of local names, kept up to date by the rule that owns it: it calls
-    `assigned` from its `visit_Assign` / `visit_AnnAssign` and `entered` / `left` from
-    its `visit_FunctionDef` / `leave_FunctionDef`."""
+    """What an expression holds: CAPS, INIT, CAPS_DICT, INIT_DICT, or None (unknown).
+    What a name, a `self.<name>` and a call of one of the module's functions hold is
+    the subclass's to say: it knows where the expression is."""
+
+    def resolve(self, node: cst.BaseExpression) -> str | None:
+        raise NotImplementedError
+
+    def name_kind(self, node: cst.Name) -> str | None:
+        raise NotImplementedError
+
+    def self_attribute_kind(self, node: cst.Attribute) -> str | None:
+        raise NotImplementedError
+
+    def function_kind(self, name: str) -> str | None:
+        """What a call of `name`, a plain name that is no schema class, returns."""
+        return None
+
+    def is_schema(self, node: cst.BaseExpression, names: frozenset[str]) -> bool:
+        return last_part(self.resolve(node)) in names
+
+    def kind(self, node: cst.BaseExpression) -> str | None:
+        if isinstance(node, cst.Await):
+            return self.kind(node.expression)
+        if isinstance(node, cst.Name):
+            return self.name_kind(node)
+        if isinstance(node, cst.Attribute):
+            if node.attr.value in CAPABILITY_KEYS:
+                return CAPS
+            if node.attr.value in FIELD_MAPS and self._names_fields(node.value):
+                return CAPS_DICT
+            return self.self_attribute_kind(node)
+        if isinstance(node, cst.Subscript):
+            return CAPS_DICT if subscript_key(node) in CAPABILITY_KEYS else None
+        if isinstance(node, cst.Call):
+            return self._call_kind(node)
+        return None
+
+    def annotation_kind(self, annotation: cst.Annotation | None) -> str | None:
+        if annotation is None:
+            return None
+        if self.is_schema(annotation.annotation, CAPABILITY_CLASSES):
+            return CAPS
+        if self.is_schema(annotation.annotation, INITIALIZE_CLASSES):
+            return INIT
+        return None
+
+    def _names_fields(self, node: cst.BaseExpression) -> bool:
+        """A capabilities value, its class, or `type(value)`."""
+        if self.kind(node) == CAPS or self.is_schema(node, CAPABILITY_CLASSES):
+            return True
+        return (
+            isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Name)
+            and node.func.value == "type"
+            and len(node.args) == 1
+            and self.kind(node.args[0].value) == CAPS
+        )
+
+    def _call_kind(self, node: cst.Call) -> str | None:
+        func = node.func
+        if self.is_schema(func, CAPABILITY_CLASSES):
+            return CAPS
+        if self.is_schema(func, INITIALIZE_CLASSES):
+            return INIT
+        if isinstance(func, cst.Name):
+            if func.value in {"vars", "dir"} and len(node.args) == 1:
+                return CAPS_DICT if self.kind(node.args[0].value) == CAPS else None
+            return self.function_kind(func.value) or self._run_kind(node)
+        if not isinstance(func, cst.Attribute):
+            return None
+        method = func.attr.value
+        if method in CONSTRUCTORS:
+            if self.is_schema(func.value, CAPABILITY_CLASSES):
+                return CAPS
+            if self.is_schema(func.value, INITIALIZE_CLASSES):
+                return INIT
+        if method == "initialize":
+            return INIT
+        if method == "run":
+            return self._run_kind(node)
+        if method in DUMPERS:
+            return {CAPS: CAPS_DICT, INIT: INIT_DICT}.get(self.kind(func.value) or "")
+        if method in {"model_copy", "copy"}:  # a copy is of the same kind
+            return self.kind(func.value)
+        if method == "get" and node.args and string_value(node.args[0].value) in CAPABILITY_KEYS:
+            return CAPS_DICT
+        return None
+
+    def _run_kind(self, node: cst.Call) -> str | None:
+        """`asyncio.run(coroutine)` holds what the coroutine returns."""
+        if node.args and self.resolve(node.func) in ("asyncio.run", "run"):
+            return self.kind(node.args[0].value)
+        return None
+
+
+class LocalKinds(ValueKinds):
+    """What expressions hold where a rule's traversal is. The rule that owns it keeps the
+    kinds of local names up to date: it calls `assigned` from its `visit_Assign` /
+    `visit_AnnAssign` and `entered` / `left` from its `visit_FunctionDef` /
+    `leave_FunctionDef`."""
 
     def __init__(self, context: FileContext) -> None:
         self.context = context
@@ -133,28 +193,17 @@ class ValueKinds:
         # Kinds of `self.<name>` per class, from its set-up methods (read when first asked).
         self._attributes: dict[cst.ClassDef, dict[str, str]] = {}
 
-    def kind(self, node: cst.BaseExpression) -> str | None:
-        if isinstance(node, cst.Await):
-            return self.kind(node.expression)
-        if isinstance(node, cst.Name):
-            for scope in (self.context.function, None):
-                kind = self._kinds.get(scope, {}).get(node.value)
-                if kind is not None:
-                    return kind
-            return CAPS_DICT if self.is_placed(node) else None
-        if isinstance(node, cst.Attribute):
-            if node.attr.value in {"agent_capabilities", "agentCapabilities"}:
-                return CAPS
-            if node.attr.value in FIELD_MAPS and self._names_fields(node.value):
-                return CAPS_DICT
-            return self._self_attribute_kind(node)
-        if isinstance(node, cst.Subscript):
-            return CAPS_DICT if subscript_key(node) in CAPABILITY_KEYS else None
-        if isinstance(node, cst.Call):
-            return self._call_kind(node)
-        return None
+    def resolve(self, node: cst.BaseExpression) -> str | None:
+        return self.context.resolve(node)
 
-    def _self_attribute_kind(self, node: cst.Attribute) -> str | None:
+    def name_kind(self, node: cst.Name) -> str | None:
+        for scope in (self.context.function, None):
+            kind = self._kinds.get(scope, {}).get(node.value)
+            if kind is not None:
+                return kind
+        return CAPS_DICT if self.is_placed(node) else None
+
+    def self_attribute_kind(self, node: cst.Attribute) -> str | None:
         """`self.caps` in a method of a class whose set-up stores capabilities there."""
         function, scopes = self.context.function, self.context.scopes
         if function is None or len(scopes) < 2 or not isinstance(scopes[-2], cst.ClassDef):
@@ -167,45 +216,6 @@ class ValueKinds:
             self._attributes[owner] = {}  # (a set-up value reading `self.<name>` itself)
             self._attributes[owner] = self_attribute_kinds(owner, self.kind)
         return self._attributes[owner].get(node.attr.value)
-
-    def _names_fields(self, node: cst.BaseExpression) -> bool:
-        """A capabilities value, its class, or `type(value)`."""
-        if self.kind(node) == CAPS or self.context.is_schema_class(node, CAPABILITY_CLASSES):
-            return True
-        return (
-            isinstance(node, cst.Call)
-            and isinstance(node.func, cst.Name)
-            and node.func.value == "type"
-            and len(node.args) == 1
-            and self.kind(node.args[0].value) == CAPS
-        )
-
-    def _call_kind(self, node: cst.Call) -> str | None:
-        func = node.func
-        context = self.context
-        if context.is_schema_class(func, CAPABILITY_CLASSES):
-            return CAPS
-        if context.is_schema_class(func, INITIALIZE_CLASSES):
-            return INIT
-        if isinstance(func, cst.Name) and func.value in {"vars", "dir"} and len(node.args) == 1:
-            return CAPS_DICT if self.kind(node.args[0].value) == CAPS else None
-        if not isinstance(func, cst.Attribute):
-            return None
-        method = func.attr.value
-        if method in CONSTRUCTORS:
-            if context.is_schema_class(func.value, CAPABILITY_CLASSES):
-                return CAPS
-            if context.is_schema_class(func.value, INITIALIZE_CLASSES):
-                return INIT
-        if method == "initialize":
-            return INIT
-        if method in DUMPERS:
-            return {CAPS: CAPS_DICT, INIT: INIT_DICT}.get(self.kind(func.value) or "")
-        if method in {"model_copy", "copy"}:  # a copy is of the same kind
-            return self.kind(func.value)
-        if method == "get" and node.args and string_value(node.args[0].value) in CAPABILITY_KEYS:
-            return CAPS_DICT
-        return None
 
     # -- remember local names ------------------------------------------------------
     def _remember(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
@@ -224,7 +234,7 @@ class ValueKinds:
                 self._remember(target.target, node.value)
             return
         self._remember(node.target, node.value)
-        annotated = self._annotation_kind(node.annotation)
+        annotated = self.annotation_kind(node.annotation)
         if annotated is not None and isinstance(node.target, cst.Name):
             self._kinds.setdefault(self.context.function, {})[node.target.value] = annotated
 
@@ -235,13 +245,13 @@ class ValueKinds:
             return False
         placed = self._placed.get(function)
         if placed is None:  # read when first asked: most functions never are
-            placed = self._placed[function] = _placed_names(function)
+            placed = self._placed[function] = placed_names(function)
         return name.value in placed
 
     def entered(self, node: cst.FunctionDef) -> None:
         kinds = self._kinds.setdefault(node, {})
         for param in all_params(node.params):
-            kind = self._annotation_kind(param.annotation)
+            kind = self.annotation_kind(param.annotation)
             if kind is not None:
                 kinds[param.name.value] = kind
 
@@ -249,17 +259,8 @@ class ValueKinds:
         self._kinds.pop(node, None)
         self._placed.pop(node, None)
 
-    def _annotation_kind(self, annotation: cst.Annotation | None) -> str | None:
-        if annotation is None:
-            return None
-        if self.context.is_schema_class(annotation.annotation, CAPABILITY_CLASSES):
-            return CAPS
-        if self.context.is_schema_class(annotation.annotation, INITIALIZE_CLASSES):
-            return INIT
-        return None
 
-
-def _placed_names(function: cst.FunctionDef) -> set[str]:
+def placed_names(function: cst.FunctionDef) -> set[str]:
     """Names `function` puts under "agentCapabilities": `{"agentCapabilities": caps}`,
     `dict(agentCapabilities=caps)`, `result["agentCapabilities"] = caps`."""
     from acp_migrate.cst.walk import walk

@@ -11,6 +11,7 @@ import libcst as cst
 from acp_migrate.cst.names import MentionCounter, mentions
 from acp_migrate.cst.walk import walk
 from acp_migrate.rules.context import FileContext, all_params
+from acp_migrate.rules.shared.syntax import target_names
 
 
 class CannotRewire(Exception):
@@ -186,7 +187,7 @@ def _bound_inside(expression: cst.BaseExpression) -> set[str]:
 
     class Binders(cst.CSTVisitor):
         def visit_CompFor(self, node: cst.CompFor) -> None:
-            names.update(_target_names(node.target))
+            names.update(target_names(node.target))
 
         def visit_Lambda(self, node: cst.Lambda) -> None:
             names.update(p.name.value for p in all_params(node.params))
@@ -203,32 +204,22 @@ def _assigned_names(function: cst.FunctionDef) -> set[str]:
             pass
 
         def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-            names.update(_target_names(node.target))
+            names.update(target_names(node.target))
 
         def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-            names.update(_target_names(node.target))
+            names.update(target_names(node.target))
 
         def visit_AugAssign(self, node: cst.AugAssign) -> None:
-            names.update(_target_names(node.target))
+            names.update(target_names(node.target))
 
         def visit_For(self, node: cst.For) -> None:
-            names.update(_target_names(node.target))
+            names.update(target_names(node.target))
 
         def visit_AsName(self, node: cst.AsName) -> None:
-            names.update(_target_names(node.name))
+            names.update(target_names(node.name))
 
         def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-            names.update(_target_names(node.target))
+            names.update(target_names(node.target))
 
     walk(function.body, Stores())
     return names
-
-
-def _target_names(target: cst.CSTNode) -> list[str]:
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return [name for element in target.elements for name in _target_names(element.value)]
-    if isinstance(target, cst.StarredElement):
-        return _target_names(target.value)
-    return []

@@ -30,11 +30,11 @@ from pathlib import PurePath
 
 import libcst as cst
 
-from acp_migrate.engine.analysis.imports import FIRST_PARTY, LOCAL
-from acp_migrate.engine.analysis.vendor import VENDORED_FILE, VENDORED_MODULE, is_vendored, vendored_source
 from acp_migrate.rules.context import FileContext
+from acp_migrate.rules.edits import FIRST_PARTY, LOCAL
 from acp_migrate.rules.shared import ADVERTISER_CLASS
 from acp_migrate.settings import VENDORED
+from acp_migrate.vendor import VENDORED_FILE, VENDORED_MODULE, is_vendored, vendored_source
 
 # How far up from the module a namespace package's folder is looked for (as for imports,
 # engine/execution/modules.py).

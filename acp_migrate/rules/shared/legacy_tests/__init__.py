@@ -1,6 +1,7 @@
 """Tests of the removed behaviour: which tests of a test file are about the removed
-`slash_commands` field, and what `fix` does with each (ACP008 reports and edits; the
-other rules ask `FileContext`, which asks `TestFile`).
+`slash_commands` field, and what `fix` does with each (ACP008 reports and edits, and
+claims the tests it removes through `FileContext.claim`; the other rules ask
+`state_of_test_code`).
 
 Not a rule. One concept a module:
 
@@ -10,12 +11,13 @@ Not a rule. One concept a module:
 - `rewrite`: a test of an agent's initialize-time list, made a per-session one;
 - `compat`: the backward-compatibility test, when the run removes an owned schema's field;
 - `leftovers`: the fixtures only removed tests used, and a module left with no test;
-- `syntax`: small readings of test code they share.
+- `syntax`: small readings of test code they share;
+- `view`: the shape of `TestFile` that `compat` and `leftovers` read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -23,7 +25,7 @@ import libcst as cst
 from acp_migrate.cst.names import ImportTable, mentions
 from acp_migrate.rules.shared import KEEP, LEFT, PARTIAL, REMOVE, REWRITE, TEST_RULE
 from acp_migrate.rules.shared.legacy_tests import compat, leftovers
-from acp_migrate.rules.shared.legacy_tests.files import is_test, is_test_class
+from acp_migrate.rules.shared.legacy_tests.files import is_test, is_test_class, is_test_path
 from acp_migrate.rules.shared.legacy_tests.plans import ClassPlan, Planner, TestPlan
 from acp_migrate.rules.shared.legacy_tests.reads import TestValues
 from acp_migrate.rules.shared.legacy_tests.syntax import class_body, top_level_statements
@@ -31,7 +33,28 @@ from acp_migrate.rules.shared.legacy_tests.syntax import class_body, top_level_s
 if TYPE_CHECKING:
     from acp_migrate.rules.context import FileContext
 
-__all__ = ["ClassPlan", "TestFile", "TestPlan"]
+__all__ = ["ClassPlan", "TestFile", "TestPlan", "tests_of", "state_of_test_code"]
+
+
+def tests_of(context: FileContext) -> TestFile | None:
+    """The tests of the file and what fix does with each, worked out once; None: the
+    file's path matches none of the `test-files` globs (`tests/**`, `test_*.py`, ...)."""
+    return context.shared(_tests_of)
+
+
+def _tests_of(context: FileContext) -> TestFile | None:
+    return TestFile(context) if is_test_path(context.path, context.settings.test_files) else None
+
+
+def state_of_test_code(context: FileContext) -> str | None:
+    """What fix does with the test code being visited: `removed` (a test of the removed
+    behaviour, or the part of one that is about the field, goes; a field read ACP008
+    rewrites is counted with them), `left` (a test about the field that fix leaves as
+    it is, to a person), `kept` (other test code: a legacy keyword's value is simply
+    dropped, never moved, never a TODO); None: not in a test file's tests, fixtures or
+    helpers."""
+    tests = tests_of(context)
+    return None if tests is None else tests.state(context.lineage, context.scopes)
 
 
 class TestFile:
@@ -107,11 +130,16 @@ class TestFile:
             self._effective = removed
         return self._effective
 
-    def state(self, lineage: Iterable[cst.CSTNode], scopes: list[cst.ClassDef | cst.FunctionDef]) -> str | None:
+    def removes_at(self, lineage: Sequence[cst.CSTNode]) -> bool:
+        """Fix removes (or rewrites) the code at this position, the nodes being visited:
+        what ACP008 claims (`FileContext.claim`)."""
+        removed = self.removed_nodes()
+        return self.deletes_module() or any(node in removed for node in lineage)
+
+    def state(self, lineage: Sequence[cst.CSTNode], scopes: list[cst.ClassDef | cst.FunctionDef]) -> str | None:
         """What fix does with the test code at this position: `removed` (or rewritten),
         `left` (a test about the field that fix leaves as it is), `kept`; None: not test code."""
-        removed = self.removed_nodes()
-        if self.deletes_module() or any(node in removed for node in lineage):
+        if self.removes_at(lineage):
             return "removed"
         if not scopes:
             return None

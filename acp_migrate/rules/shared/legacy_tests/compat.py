@@ -17,11 +17,12 @@ import libcst as cst
 
 from acp_migrate.cst.walk import walk
 from acp_migrate.rules.shared import CAPABILITY_CLASSES, INITIALIZE_CLASSES, LEGACY_KEYS, REMOVE
-from acp_migrate.rules.shared.legacy_tests.reads import CONSTRUCTORS
-from acp_migrate.rules.shared.legacy_tests.syntax import class_body, string
+from acp_migrate.rules.shared.kinds import CONSTRUCTORS
+from acp_migrate.rules.shared.legacy_tests.syntax import class_body
+from acp_migrate.rules.shared.syntax import string_value
 
 if TYPE_CHECKING:
-    from acp_migrate.rules.shared.legacy_tests import TestFile
+    from acp_migrate.rules.shared.legacy_tests.view import PlannedTests
 
 COMPAT_TEST = "test_old_json_with_slash_commands_still_validates"
 # Where the official SDK's schema classes are imported from: a test file importing
@@ -29,7 +30,7 @@ COMPAT_TEST = "test_old_json_with_slash_commands_still_validates"
 OFFICIAL_SCHEMA_MODULES = frozenset({"acp", "acp.schema"})
 
 
-def owned_schema(tests: TestFile) -> tuple[str, str] | None:
+def owned_schema(tests: PlannedTests) -> tuple[str, str] | None:
     """(local name, `caps` or `init`) of a schema class the file imports from a module
     other than the official SDK's."""
     found: dict[str, str] = {}
@@ -47,7 +48,7 @@ def owned_schema(tests: TestFile) -> tuple[str, str] | None:
     return None
 
 
-def compat_anchor(tests: TestFile) -> cst.CSTNode | None:
+def compat_anchor(tests: PlannedTests) -> cst.CSTNode | None:
     """The first test or class fix removes whole, where the compatibility test goes;
     None when none is needed (nothing removed whole, the schema is the SDK's or keeps
     its field this run, or the file already has one)."""
@@ -72,7 +73,7 @@ def compat_anchor(tests: TestFile) -> cst.CSTNode | None:
     return anchor
 
 
-def _schema_outside_run(tests: TestFile) -> bool:
+def _schema_outside_run(tests: PlannedTests) -> bool:
     """The owned schema's module is a file of the project the run does not cover
     (`fix tests` alone): it keeps its field."""
     project, modules, schema = tests.context.project, tests.context.modules, owned_schema(tests)
@@ -86,7 +87,7 @@ def _schema_outside_run(tests: TestFile) -> bool:
     return not any(path == run or path.startswith(run.rstrip(os.sep) + os.sep) for run in project.run_paths)
 
 
-def compat_test(tests: TestFile, anchor: cst.CSTNode) -> cst.FunctionDef:
+def compat_test(tests: PlannedTests, anchor: cst.CSTNode) -> cst.FunctionDef:
     local, kind = owned_schema(tests) or ("AgentCapabilities", "caps")
     indent = tests.module.default_indent
     newline = tests.module.default_newline
@@ -121,7 +122,7 @@ def compat_test(tests: TestFile, anchor: cst.CSTNode) -> cst.FunctionDef:
     return function.with_changes(leading_lines=kept)
 
 
-def _has_compat_test(tests: TestFile) -> bool:
+def _has_compat_test(tests: PlannedTests) -> bool:
     removed = tests.removed_nodes()
     for statement in tests.module.body:
         if isinstance(statement, cst.FunctionDef) and statement.name.value == COMPAT_TEST:
@@ -151,5 +152,5 @@ class _OldJson(cst.CSTVisitor):
             self.validates = True
 
     def visit_DictElement(self, node: cst.DictElement) -> None:
-        if string(node.key) in LEGACY_KEYS:
+        if string_value(node.key) in LEGACY_KEYS:
             self.legacy_dict = True

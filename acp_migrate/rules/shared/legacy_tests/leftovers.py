@@ -23,15 +23,16 @@ import libcst as cst
 from acp_migrate.cst.names import mentions
 from acp_migrate.cst.walk import walk
 from acp_migrate.rules.shared import REMOVE
-from acp_migrate.rules.shared.legacy_tests.syntax import params, string
+from acp_migrate.rules.shared.legacy_tests.syntax import params
+from acp_migrate.rules.shared.syntax import string_value
 
 if TYPE_CHECKING:
-    from acp_migrate.rules.shared.legacy_tests import TestFile
+    from acp_migrate.rules.shared.legacy_tests.view import PlannedTests
 
 _NAMES = re.compile(r"\s*\w+(?:\s*,\s*\w+)*\s*")
 
 
-def removed_definitions(tests: TestFile) -> list[cst.CSTNode]:
+def removed_definitions(tests: PlannedTests) -> list[cst.CSTNode]:
     """The tests and test classes fix removes whole."""
     found: list[cst.CSTNode] = [c.node for c in tests.classes.values() if tests.removes_class(c)]
     found += [
@@ -42,7 +43,7 @@ def removed_definitions(tests: TestFile) -> list[cst.CSTNode]:
     return found
 
 
-def orphaned_fixtures(tests: TestFile) -> list[cst.FunctionDef]:
+def orphaned_fixtures(tests: PlannedTests) -> list[cst.FunctionDef]:
     """The module-level fixtures and helpers that only removed tests (or other such ones) use."""
     gone = removed_definitions(tests)
     if not gone:
@@ -72,7 +73,7 @@ def orphaned_fixtures(tests: TestFile) -> list[cst.FunctionDef]:
     return orphans
 
 
-def left_without_tests(tests: TestFile) -> bool:
+def left_without_tests(tests: PlannedTests) -> bool:
     """Every test of the module goes, and nothing in it is left for anyone else."""
     if not tests.plans or not all(p.fate == REMOVE and tests.removes(p) for p in tests.plans.values()):
         return False
@@ -125,6 +126,6 @@ class _Strings(cst.CSTVisitor):
         self.found: set[str] = set()
 
     def visit_SimpleString(self, node: cst.SimpleString) -> None:
-        value = string(node)
+        value = string_value(node)
         if value is not None and _NAMES.fullmatch(value):  # `"agent"`, `"agent, caps"`: not prose
             self.found.update(name.strip() for name in value.split(","))

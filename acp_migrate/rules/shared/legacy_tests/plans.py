@@ -45,8 +45,8 @@ from acp_migrate.rules.shared.legacy_tests.syntax import (
     params,
     prefixes,
     simple_assignment,
-    subscript_key,
 )
+from acp_migrate.rules.shared.syntax import subscript_key
 
 if TYPE_CHECKING:
     from acp_migrate.rules.context import FileContext

@@ -1,5 +1,6 @@
 """Reading the removed field in test code: what a test's values hold (capabilities, an
-initialize result, their dicts), and where the field is read from them.
+initialize result, their dicts: the inference of `shared.kinds`, given what a test
+function's names hold), and where the field is read from them.
 
 A *field reference*: reading the field from a value known to be capabilities or an
 initialize result (`caps.slash_commands`, `data["slashCommands"]`,
@@ -17,37 +18,15 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from acp_migrate.cst.names import ImportTable, last_part
+from acp_migrate.cst.names import ImportTable
 from acp_migrate.cst.walk import walk
-from acp_migrate.rules import TRIGGERS
-from acp_migrate.rules.shared import (
-    CAPABILITY_CLASSES,
-    CAPABILITY_KEYS,
-    CAPS,
-    CAPS_DICT,
-    DUMPERS,
-    INIT,
-    INIT_DICT,
-    INITIALIZE_CLASSES,
-    LEGACY_KEYS,
-)
-from acp_migrate.rules.shared.kinds import self_attribute_kinds
-from acp_migrate.rules.shared.legacy_tests.syntax import (
-    Returns,
-    assignments,
-    is_name,
-    params,
-    raises,
-    string,
-    subscript_key,
-)
+from acp_migrate.rules.shared import CAPABILITY_CLASSES, CAPS, CAPS_DICT, INITIALIZE_CLASSES, LEGACY_KEYS
+from acp_migrate.rules.shared.kinds import ValueKinds, placed_names, self_attribute_kinds
+from acp_migrate.rules.shared.legacy_tests.syntax import Returns, assignments, is_name, params, raises
+from acp_migrate.rules.shared.syntax import string_value, subscript_key
 
 if TYPE_CHECKING:
     from acp_migrate.rules.context import FileContext
-
-CONSTRUCTORS = frozenset(
-    {"create", "model_validate", "model_validate_json", "model_validate_strings", "model_construct", "parse_obj"}
-)
 
 
 @dataclass
@@ -70,91 +49,37 @@ class TestValues:
         self._return_kinds: dict[str, str | None] = {}
         self._field_functions: dict[str, bool] = {}
 
+    def resolve(self, node: cst.BaseExpression) -> str | None:
+        return self.imports.resolve(node, local_names=self.context.defined_classes)
+
     def schema(self, node: cst.BaseExpression, names: frozenset[str]) -> bool:
-        return last_part(self.imports.resolve(node, local_names=self.context.defined_classes)) in names
+        return self.kinds({}).is_schema(node, names)
+
+    def kinds(self, env: dict[str, str]) -> _FunctionKinds:
+        return _FunctionKinds(self, env)
 
     def kind(self, node: cst.BaseExpression, env: dict[str, str]) -> str | None:
-        if isinstance(node, cst.Await):
-            return self.kind(node.expression, env)
-        if isinstance(node, cst.Name):
-            return env.get(node.value)
-        if isinstance(node, cst.Attribute):
-            if node.attr.value in CAPABILITY_KEYS:
-                return CAPS
-            if isinstance(node.value, cst.Name) and f"{node.value.value}.{node.attr.value}" in env:
-                return env[f"{node.value.value}.{node.attr.value}"]  # set up by the test class
-            if node.attr.value == "model_fields":
-                return (
-                    CAPS_DICT
-                    if self.kind(node.value, env) == CAPS or self.schema(node.value, CAPABILITY_CLASSES)
-                    else None
-                )
-            return None
-        if isinstance(node, cst.Subscript):
-            key = subscript_key(node)
-            return CAPS_DICT if key in CAPABILITY_KEYS else None
-        if isinstance(node, cst.Call):
-            return self._call_kind(node, env)
-        return None
-
-    def _call_kind(self, node: cst.Call, env: dict[str, str]) -> str | None:
-        func = node.func
-        if self.schema(func, CAPABILITY_CLASSES):
-            return CAPS
-        if self.schema(func, INITIALIZE_CLASSES):
-            return INIT
-        if isinstance(func, cst.Name):
-            if func.value in self.functions:
-                return self.return_kind(func.value)
-            resolved = self.imports.resolve(func) or ""
-            if resolved in ("asyncio.run", "run") and node.args:
-                return self.kind(node.args[0].value, env)
-            return None
-        if not isinstance(func, cst.Attribute):
-            return None
-        method = func.attr.value
-        if method in CONSTRUCTORS:
-            if self.schema(func.value, CAPABILITY_CLASSES):
-                return CAPS
-            if self.schema(func.value, INITIALIZE_CLASSES):
-                return INIT
-        if method == "initialize":
-            return INIT
-        if method == "run" and (self.imports.resolve(func) or "") == "asyncio.run" and node.args:
-            return self.kind(node.args[0].value, env)
-        if method == "model_copy":
-            return self.kind(func.value, env)
-        if method in DUMPERS:
-            return {CAPS: CAPS_DICT, INIT: INIT_DICT}.get(self.kind(func.value, env) or "")
-        if method == "get" and node.args and string(node.args[0].value) in CAPABILITY_KEYS:
-            return CAPS_DICT
-        return None
-
-    def _annotation_kind(self, annotation: cst.Annotation | None) -> str | None:
-        if annotation is None:
-            return None
-        if self.schema(annotation.annotation, CAPABILITY_CLASSES):
-            return CAPS
-        if self.schema(annotation.annotation, INITIALIZE_CLASSES):
-            return INIT
-        return None
+        return self.kinds(env).kind(node)
 
     def environment(self, function: cst.FunctionDef, owner: cst.ClassDef | None = None) -> dict[str, str]:
         """Kinds of the names `function` reads; `owner`: its test class, whose set-up
-        methods give `self.<name>` (keyed `self.<name>`)."""
-        env: dict[str, str] = {}
+        methods give `self.<name>` (keyed `self.<name>`). A name the function puts under
+        "agentCapabilities" holds a capabilities dict unless it is known to hold more."""
+        placed = dict.fromkeys(placed_names(function), CAPS_DICT)
+        env: dict[str, str] = dict(placed)
         if owner is not None and function.params.params:
             me = function.params.params[0].name.value
             for name, kind in self_attribute_kinds(owner, lambda value: self.kind(value, {})).items():
                 env[f"{me}.{name}"] = kind
         for param in params(function):
-            kind = self._annotation_kind(param.annotation)
+            kind = self.kinds({}).annotation_kind(param.annotation)
             if kind is None and param.name.value in self.functions and param.name.value != function.name.value:
                 kind = self.return_kind(param.name.value)  # a fixture of this file
             if kind is not None:
                 env[param.name.value] = kind
         for target, value in assignments(function):
             kind = self.kind(value, env) if value is not None else None
+            kind = kind or placed.get(target)
             if kind is None:
                 env.pop(target, None)
             else:
@@ -165,9 +90,9 @@ class TestValues:
         if name not in self._return_kinds:
             self._return_kinds[name] = None  # (recursion)
             function = self.functions[name]
-            kind = self._annotation_kind(function.returns)
-            # Only a body holding a legacy token is read: `check` sees no other (engine/analysis/hollow.py).
-            if kind is None and _holds_trigger(self.module.code_for_node(function).encode()):
+            kind = self.kinds({}).annotation_kind(function.returns)
+            # Only a body `check` keeps is read: it sees no other.
+            if kind is None and self.context.kept_by_check(self.module.code_for_node(function).encode()):
                 env = self.environment(function)
                 finder = Returns()
                 walk(function.body, finder)
@@ -188,6 +113,28 @@ class TestValues:
         finder = _RefFinder(self, env)
         walk(node, finder)
         return finder.refs
+
+
+class _FunctionKinds(ValueKinds):
+    """What the values of one function of a test file hold: `env`, the kinds of its
+    names (`self.<name>` keyed so), from `TestValues.environment`."""
+
+    def __init__(self, values: TestValues, env: dict[str, str]) -> None:
+        self.values = values
+        self.env = env
+
+    def resolve(self, node: cst.BaseExpression) -> str | None:
+        return self.values.resolve(node)
+
+    def name_kind(self, node: cst.Name) -> str | None:
+        return self.env.get(node.value)
+
+    def self_attribute_kind(self, node: cst.Attribute) -> str | None:
+        return self.env.get(f"{node.value.value}.{node.attr.value}") if isinstance(node.value, cst.Name) else None
+
+    def function_kind(self, name: str) -> str | None:
+        # A fixture or helper of the file.
+        return self.values.return_kind(name) if name in self.values.functions else None
 
 
 class _RefFinder(cst.CSTVisitor):
@@ -219,7 +166,7 @@ class _RefFinder(cst.CSTVisitor):
             if subscript_key(node) in LEGACY_KEYS and kind(node.value, env) == CAPS_DICT:
                 return FieldRef(node, self._raises_around(), node.value)
         elif isinstance(node, cst.Comparison):
-            if string(node.left) in LEGACY_KEYS and len(node.comparisons) == 1:
+            if string_value(node.left) in LEGACY_KEYS and len(node.comparisons) == 1:
                 target = node.comparisons[0]
                 if isinstance(target.operator, cst.NotIn):
                     return FieldRef(node, True, None)
@@ -237,7 +184,7 @@ class _RefFinder(cst.CSTVisitor):
         func, args = node.func, node.args
         kind, env = self.tests.kind, self.env
         if isinstance(func, cst.Name):
-            if func.value in ("getattr", "hasattr") and len(args) >= 2 and string(args[1].value) in LEGACY_KEYS:
+            if func.value in ("getattr", "hasattr") and len(args) >= 2 and string_value(args[1].value) in LEGACY_KEYS:
                 if kind(args[0].value, env) == CAPS:
                     if func.value == "hasattr":
                         absent = self._negated()
@@ -248,10 +195,15 @@ class _RefFinder(cst.CSTVisitor):
         if not isinstance(func, cst.Attribute):
             return None
         method = func.attr.value
-        if method == "get" and args and string(args[0].value) in LEGACY_KEYS and kind(func.value, env) == CAPS_DICT:
+        if (
+            method == "get"
+            and args
+            and string_value(args[0].value) in LEGACY_KEYS
+            and kind(func.value, env) == CAPS_DICT
+        ):
             default = args[1].value if len(args) > 1 else cst.Name("None")
             return FieldRef(node, self._defaulted(default), func.value)
-        if method in ("assertIn", "assertNotIn") and len(args) >= 2 and string(args[0].value) in LEGACY_KEYS:
+        if method in ("assertIn", "assertNotIn") and len(args) >= 2 and string_value(args[0].value) in LEGACY_KEYS:
             if method == "assertNotIn":
                 return FieldRef(node, True, None)
             if kind(args[1].value, env) == CAPS_DICT:
@@ -325,8 +277,3 @@ def legacy_keyword_values(values: TestValues, node: cst.CSTNode) -> list[cst.Bas
     finder = _LegacyKeywords(values)
     walk(node, finder)
     return finder.values
-
-
-def _holds_trigger(code: bytes) -> bool:
-    # What engine/analysis/hollow.py keeps: `check` reads no other body.
-    return any(token in code for token in TRIGGERS)

@@ -22,7 +22,8 @@ from acp_migrate.cst.names import last_part, mentions
 from acp_migrate.cst.walk import walk
 from acp_migrate.rules.shared import ADVERTISER, CAPABILITY_KEYS, DUMPERS, SCHEMA_CLASSES
 from acp_migrate.rules.shared.legacy_tests.reads import FieldRef, TestValues
-from acp_migrate.rules.shared.legacy_tests.syntax import params, simple_assignment, string, subscript_key
+from acp_migrate.rules.shared.legacy_tests.syntax import params, simple_assignment
+from acp_migrate.rules.shared.syntax import string_value, subscript_key
 
 # What the advertiser answers: the commands every session of the agent is advertised.
 COMMANDS_METHOD = "commands"
@@ -188,7 +189,7 @@ def _agent(
         return None
     func = node.func
     if isinstance(func, cst.Attribute) and func.attr.value == "get" and node.args:
-        if string(node.args[0].value) in CAPABILITY_KEYS:
+        if string_value(node.args[0].value) in CAPABILITY_KEYS:
             return _agent(values, function, func.value, dump, hops + 1)
         return None
     if isinstance(func, cst.Attribute) and func.attr.value in DUMPERS and dump is None:

@@ -9,6 +9,7 @@ import libcst as cst
 
 from acp_migrate.cst.layout import is_docstring
 from acp_migrate.cst.walk import walk
+from acp_migrate.rules.shared.syntax import target_names
 
 
 class Assertions(cst.CSTVisitor):
@@ -95,16 +96,6 @@ def assignments(function: cst.FunctionDef, loops: bool = False) -> list[tuple[st
     return finder.pairs
 
 
-def target_names(target: cst.CSTNode) -> list[str]:
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return [name for element in target.elements for name in target_names(element.value)]
-    if isinstance(target, cst.StarredElement):
-        return target_names(target.value)
-    return []
-
-
 def simple_assignment(statement: cst.BaseStatement) -> tuple[str | None, cst.BaseExpression | None]:
     if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
         small = statement.body[0]
@@ -186,16 +177,3 @@ def top_level_statements(module: cst.Module) -> Iterable[cst.BaseStatement]:
 
 def is_name(node: cst.BaseExpression, value: str) -> bool:
     return isinstance(node, cst.Name) and node.value == value
-
-
-def string(node: cst.BaseExpression | None) -> str | None:
-    if isinstance(node, cst.SimpleString):
-        value = node.evaluated_value
-        return value if isinstance(value, str) else None
-    return None
-
-
-def subscript_key(node: cst.Subscript) -> str | None:
-    if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
-        return string(node.slice[0].slice.value)
-    return None

@@ -14,6 +14,7 @@ library is imported here; the codemod calls `vendored_source`.
 from __future__ import annotations
 
 import functools
+import hashlib
 import io
 import re
 import tokenize
@@ -23,11 +24,28 @@ from acp_migrate.settings import ProjectStyle
 
 VENDORED_MODULE = "acp_command_advertiser"
 VENDORED_FILE = VENDORED_MODULE + ".py"
-TEMPLATE = Path(__file__).resolve().parents[2] / "runtime" / "vendored.py"
+TEMPLATE = Path(__file__).resolve().parent / "runtime" / "vendored.py"
 # The first line of a vendored copy; the version follows it.
 MARKER = "# acp-migrate: vendored runtime "
 HEADER = MARKER + "{version}, written by `acp-migrate fix`.\n# Run it again to refresh this file; do not edit it.\n"
 _HEADER_VERSION = re.compile(r"# acp-migrate: vendored runtime ([^\s,;]+)")
+# The code (`code_digest`) of the shims earlier builds of this release wrote: their
+# header names this release, yet they are outdated, not edited.
+EARLIER_BUILDS = frozenset(
+    [
+        "0aa4c72f49e12dab",
+        "de1b8010b5bd838f",
+        "ddbf5006ac95ddb8",
+        "fdc4aca673099087",
+        "7bc64dec9dc6bc7b",
+        "0af4b571b3641301",
+        "a784c6eafcfb6028",
+        "7179c84c96416c8b",
+        "b3b472bcfaff1cec",
+        "2ecf1c70354b1403",
+        "af14a81831fc70b6",
+    ]
+)
 
 
 def header_version(source: bytes | str) -> str | None:
@@ -56,15 +74,23 @@ def replaceable(existing: bytes, content: bytes) -> bool:
     only when another release wrote it and its code differs. A copy with the same code is
     current however it is formatted; one naming this release whose code differs was
     edited by hand, and is left to its owner (ACP009 reports both kinds it does not keep)."""
-    from acp_migrate import __version__
+    from acp_migrate.version import __version__
 
-    return not same_code(existing, content) and header_version(existing) != __version__
+    if same_code(existing, content):
+        return False
+    return header_version(existing) != __version__ or code_digest(existing) in EARLIER_BUILDS
+
+
+def code_digest(source: bytes) -> str | None:
+    """A short digest of the copy's code (as `same_code` compares it)."""
+    code = _code(source)
+    return None if code is None else hashlib.sha256(code.encode()).hexdigest()[:16]
 
 
 def vendored_source(version: str | None = None, style: ProjectStyle | None = None) -> bytes:
     """The bytes `acp-migrate fix` writes as `VENDORED_FILE` (UTF-8, LF line endings)."""
     if version is None:
-        from acp_migrate import __version__ as version
+        from acp_migrate.version import __version__ as version
     return _build(version, style or ProjectStyle())
 
 
@@ -77,6 +103,7 @@ def _build(version: str, style: ProjectStyle) -> bytes:
 
 
 def _code(source: bytes) -> str | None:
+    """The source without docstrings, comments and formatting (unparsed from its AST)."""
     import ast
 
     try:
@@ -93,7 +120,7 @@ def _code(source: bytes) -> str | None:
             and isinstance(body[0].value.value, str)
         ):
             node.body = body[1:] or [ast.Pass()]
-    return ast.dump(tree)
+    return ast.unparse(tree)
 
 
 def _single_quoted(text: str) -> str:
