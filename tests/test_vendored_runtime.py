@@ -28,7 +28,6 @@ from support.command import run_acp_migrate
 from support.sdk_venv import sdk_python
 
 from acp_migrate import __version__
-from acp_migrate.engine.analysis.vendor import VENDORED_FILE, header_version, vendored_source
 from acp_migrate.engine.execution.runner import run
 from acp_migrate.report.diff import render_diff
 from acp_migrate.report.text import render_fix
