@@ -10,18 +10,18 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from support.command import run_acp_migrate
 from test_golden_test_suites import _pytest
 
-pytestmark = pytest.mark.slow  # the command and the example's test suite, in processes
+pytestmark = pytest.mark.slow  # the example's test suite, in processes
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "legacy_agent"
-CLI = Path(sys.executable).parent / "acp-migrate"
-FILES = sorted(p.relative_to(EXAMPLE).as_posix() for p in EXAMPLE.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+FILES = sorted(
+    p.relative_to(EXAMPLE).as_posix() for p in EXAMPLE.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+)
 FAILED = re.compile(r"^(tests/[^:\s]+\.py)::\S+ (?:FAILED|ERROR)", re.MULTILINE)
 NAMED = re.compile(r"^(tests/[^:\s]+\.py):\d+:\d+: ACP\d+ not in this run, which changed ", re.MULTILINE)
 
@@ -43,7 +43,7 @@ def test_a_one_file_fix_keeps_the_tests_or_names_those_it_breaks(tmp_path: Path,
     shutil.copytree(EXAMPLE, copy, ignore=shutil.ignore_patterns("__pycache__"))
     assert _failing_test_files(copy) == set()
 
-    fixed = subprocess.run([str(CLI), "fix", name], cwd=copy, capture_output=True, text=True, timeout=300)
+    fixed = run_acp_migrate("fix", name, cwd=copy, text=True)
 
     output = fixed.stdout + fixed.stderr
     assert fixed.returncode in (0, 1), output

@@ -73,6 +73,8 @@ class LegacyMention(Rule):
             flagged=False,
         ),
         Example(
-            before="```python\nslash_commands = load()  # the project's own name\n```\n", path="docs/setup.md", flagged=False
+            before="```python\nslash_commands = load()  # the project's own name\n```\n",
+            path="docs/setup.md",
+            flagged=False,
         ),
     )

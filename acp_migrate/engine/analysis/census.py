@@ -99,7 +99,13 @@ def _lines(lines: list[str], pattern: re.Pattern[str], offset: int) -> list[Ment
 
 
 def _python(
-    text: str, pattern, words, harmless, offset: int, splats: frozenset[str] | None = None, imported: Imported | None = None
+    text: str,
+    pattern,
+    words,
+    harmless,
+    offset: int,
+    splats: frozenset[str] | None = None,
+    imported: Imported | None = None,
 ) -> list[Mention]:
     """The mentions in Python source `text` whose line 1 is line `offset + 1` of the file;
     source CPython cannot read (a sketch, newer syntax) counts line by line. With
@@ -133,7 +139,7 @@ def _python(
         elif isinstance(node, ast.ClassDef):
             scope = None
         stack += [(child, scope) for child in ast.iter_child_nodes(node)]
-    return sorted({mention._replace(line=mention.line + offset) for mention in (Mention(*found_one) for found_one in found)})
+    return _shifted(found, offset)
 
 
 def _unseen(tree, pattern, words, offset: int, splats: frozenset[str], imported: Imported) -> list[Mention]:
@@ -149,9 +155,18 @@ def _unseen(tree, pattern, words, offset: int, splats: frozenset[str], imported:
             found += _node_mentions(node, pattern, words, set())
         elif isinstance(node, ast.Call) and _called_name(node.func) in splats:
             splatted += [k.value for k in node.keywords if k.arg is None and not isinstance(k.value, ast.Dict)]
-    if splatted and (_declares_field(tree, words) or any(_declares_field(_tree_of(imported(name), words), words) for name in _imports(tree))):
-        found += [(value.lineno, value.col_offset - 1, value.end_col_offset + 1, SPLAT_NOTE) for value in splatted]  # with `**`
-    return sorted({mention._replace(line=mention.line + offset) for mention in (Mention(*found_one) for found_one in found)})
+    if splatted and (
+        _declares_field(tree, words)
+        or any(_declares_field(_tree_of(imported(name), words), words) for name in _imports(tree))
+    ):
+        # from the `**`
+        found += [(value.lineno, value.col_offset - 1, value.end_col_offset + 1, SPLAT_NOTE) for value in splatted]
+    return _shifted(found, offset)
+
+
+def _shifted(found: list, offset: int) -> list[Mention]:
+    """The mentions `found` in a text whose line 1 is line `offset + 1` of the file, once each, in order."""
+    return sorted({Mention(*mention)._replace(line=mention[0] + offset) for mention in found})
 
 
 def _declares_field(tree, words) -> bool:
@@ -216,7 +231,9 @@ def _node_mentions(node, pattern, words, skipped: set[int]) -> list[Mention]:
         targets = [s.target for s in node.body if isinstance(s, ast.AnnAssign)]
         targets += [t for s in node.body if isinstance(s, ast.Assign) for t in s.targets]
         return [
-            (t.lineno, t.col_offset + 1, t.end_col_offset + 1) for t in targets if isinstance(t, ast.Name) and t.id in words
+            (t.lineno, t.col_offset + 1, t.end_col_offset + 1)
+            for t in targets
+            if isinstance(t, ast.Name) and t.id in words
         ]
     return []
 
@@ -251,9 +268,7 @@ def _code_blocks(lines: list[str], suffix: str):
         elif directive is not None or (suffix in _RST and line.rstrip().endswith("::")):
             indent = len(directive.group(1)) if directive is not None else len(line) - len(line.lstrip())
             end = index + 1
-            while end < len(lines) and (
-                not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) > indent
-            ):
+            while end < len(lines) and (not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) > indent):
                 end += 1
             language = directive.group(2).lower() if directive is not None else ""
             yield index + 1, lines[index + 1 : end], language

@@ -443,9 +443,8 @@ def analyze_source(
         )
     # After the rules, the census: what no rule explains (fix's read-back takes it again).
     if candidate and not vendored and not analysis.deleted:
-        _take_census(
-            analysis, source.decode(encoding), suffix, path=path, settings=settings, report_filter=report_filter, modules=modules
-        )
+        text = source.decode(encoding)
+        _take_census(analysis, text, suffix, path=path, settings=settings, report_filter=report_filter, modules=modules)
     if report_unused_suppressions:
         unused = report_filter.unused(path)
         analysis.findings = sorted([*analysis.findings, *unused], key=Finding.sort_key)
