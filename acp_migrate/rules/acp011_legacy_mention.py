@@ -6,13 +6,15 @@ files of the run either stands where another finding already speaks, or in a con
 that shows it is no ACP site, or is reported here. So `fix` exits 0 only when nothing
 that could carry the commands is left behind silently.
 
-Counted: in Python (modules, stubs, doctests in docstrings, notebooks' code cells, the
-Python blocks of Markdown and reST) a keyword argument, an attribute, a string equal to
-the field's name, a field declared in a class body (a settings model: splatted into
-`AgentCapabilities(**settings.capabilities.model_dump())`, its list is advertised at
-`initialize`); in the other blocks of Markdown and reST, and in JSON, YAML and
-snapshot files (syrupy's `.ambr`), every line holding the name. Prose, comments and a
-name the project chose for its own variable or function are not counted.
+Counted where no other rule reads: in Python modules and stubs (whose code the other
+rules judge), a doctest line holding the name, and a dump splatted into the
+capabilities (`AgentCapabilities(**settings.capabilities.model_dump())`) from a model
+that this module or one it imports declares with the field: the list still flows to
+`initialize`. In notebooks' code cells and the Python blocks of Markdown and reST, a
+keyword argument, an attribute, a string equal to the name, or a field declared in a
+class body. In JSON, YAML and snapshot files (syrupy's `.ambr`), every line holding
+the name. Prose, comments and a name the project chose for its own variable or
+function are not counted.
 
 Not counted, being no ACP site: an assertion of absence (`not hasattr(caps,
 "slash_commands")`, `"slashCommands" not in caps`), old JSON kept for compatibility
@@ -20,8 +22,10 @@ Not counted, being no ACP site: an assertion of absence (`not hasattr(caps,
 an old agent's answer (`caps.pop("slashCommands", None)`).
 
 Resolving it: move what the mention carries to the agent's per-session commands
-(`acp-migrate rules ACP005`), update the test or snapshot to what a session now
-receives, or suppress a deliberate one (`# acp-migrate: ignore[ACP011]`).
+(`acp-migrate rules ACP005`), update the test, fixture or snapshot to what a session
+now receives, or keep a deliberate one: `acp-migrate: ignore[ACP011]` in a comment on
+its line (Python, YAML, a notebook cell, Markdown), or `extend-exclude` for a JSON
+file kept on purpose.
 """
 
 from __future__ import annotations

@@ -7,16 +7,16 @@ screen's vocabulary: an absence assertion, old JSON given to `model_validate`, a
 client stripping the key from an old agent's answer). The census lists the mentions
 of those words in one file, drops those standing on a line another finding covers (a
 rule is already saying something there) and reports the rest as the census rule's
-finding, not fixable. In `fix` it reads a written file on the read-back
-(`engine/execution/postcondition.py`), so what it judges is what fix leaves.
+finding, not fixable (in `fix`, at the lines of the file as read, like all fix leaves;
+a file fix wrote is judged again on the read-back, `engine/execution/postcondition.py`).
 
-A mention is what can carry the field, not a name a project chose: in Python a
-keyword argument, an attribute, a `str` constant equal to a word (a key, `getattr`'s
-name), a field declared in a class body (a settings model whose dump is splatted into
-the capabilities: the list flows through it), and a doctest line; in a notebook the
-same in its code cells; in Markdown and reST the code blocks (Python blocks read as
-Python); in JSON, YAML and snapshot files (`.ambr`) every line holding a word.
-Prose and comments are not: they describe, they carry nothing.
+A mention is what can carry the field where no other rule reads it: in a Python
+module (the other rules judge its code) a doctest line and a dump splatted into the
+capabilities from a model declaring the field (here or in a module it imports); in a
+notebook's code cells and the Python blocks of Markdown and reST, a keyword argument,
+an attribute, a `str` constant equal to a word, a field declared in a class body; in
+JSON, YAML and snapshot files (`.ambr`) every line holding a word. Prose, comments and
+a project's own variable names are not: they describe, they carry nothing.
 
 It runs on CPython's tree, never LibCST, and only on a file holding a trigger token.
 """
