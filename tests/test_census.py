@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from support.command import run_acp_migrate
 
 from acp_migrate.api import check_paths
@@ -74,3 +75,20 @@ def test_fix_exits_1_while_a_snapshot_records_the_list_it_moved(tmp_path: Path) 
     (snapshots / "test_agent.ambr").unlink()
     again = run_acp_migrate("fix", ".", cwd=copy, text=True)
     assert again.returncode == 0, again.stdout + again.stderr
+
+
+NEGATIVES = sorted(case.name for case in GOLDEN.iterdir() if case.name.startswith("neg-"))
+
+
+@pytest.mark.parametrize("case", NEGATIVES)
+def test_a_negative_case_is_clean_and_fix_leaves_it_byte_identical(tmp_path: Path, case: str) -> None:
+    copy = tmp_path / case
+    shutil.copytree(GOLDEN / case / "input", copy)
+    before = {path: path.read_bytes() for path in sorted(copy.rglob("*")) if path.is_file()}
+
+    checked = run_acp_migrate("check", "--isolated", ".", cwd=copy, text=True)
+    fixed = run_acp_migrate("fix", "--isolated", ".", cwd=copy, text=True)
+
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    assert {path: path.read_bytes() for path in sorted(copy.rglob("*")) if path.is_file()} == before
