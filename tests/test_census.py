@@ -92,3 +92,20 @@ def test_a_negative_case_is_clean_and_fix_leaves_it_byte_identical(tmp_path: Pat
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
     assert {path: path.read_bytes() for path in sorted(copy.rglob("*")) if path.is_file()} == before
+
+
+def test_a_data_file_too_large_to_read_is_clean_unless_it_holds_a_token(tmp_path: Path, monkeypatch) -> None:
+    from acp_migrate.engine.execution.files import MAX_READ_BYTES
+
+    monkeypatch.chdir(tmp_path)
+    # The token straddles a chunk of the scan: it is found all the same.
+    head = b"[" + b"1," * ((1 << 20) // 2 - 4) + b'"slashC'
+    big = head + b'ommands", ' + b"0," * (MAX_READ_BYTES // 2) + b"0]"
+    (tmp_path / "data.json").write_bytes(big.replace(b"slashCommands", b"slashCommand_"))
+    assert check_paths(["."], isolated=True).exit_code == 0
+
+    (tmp_path / "data.json").write_bytes(big)
+    report = check_paths(["."], isolated=True)
+    assert [(error.path, error.reason.split(":")[0]) for error in report.errors] == [
+        ("data.json", "too large to analyse")
+    ]

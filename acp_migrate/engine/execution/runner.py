@@ -13,6 +13,7 @@ import contextlib
 import errno
 import functools
 import os
+import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import chain
@@ -257,7 +258,13 @@ def process_file(job: FileJob, source: bytes | None = None) -> FileOutcome:
             modules=file_system_modules(job.path),
             project=job.project,
         )
-    except (FileAccessError, SourceError) as exc:
+    except FileAccessError as exc:
+        # Too large to read whole (a data file: the census reads JSON), yet no rule could
+        # report on it: as clean as a file the prefilter passes over.
+        if _holds_no_token(job.path):
+            return FileOutcome(path=job.display_path)
+        return FileOutcome(path=job.display_path, error=exc.reason)
+    except SourceError as exc:
         return FileOutcome(path=job.display_path, error=exc.reason)
     except OSError as exc:
         return FileOutcome(path=job.display_path, error=describe_os_error(exc))
@@ -304,6 +311,36 @@ def process_file(job: FileJob, source: bytes | None = None) -> FileOutcome:
     except Exception as exc:
         return _unwritten(outcome, _internal_error(exc))
     return replace(outcome, written=True, companions=[replace(c, written=True, content=None) for _, c in companions])
+
+
+_SCAN_CHUNK = 1 << 20
+
+
+def _holds_no_token(path: str) -> bool:
+    """Whether the regular file at `path` surely holds no rule's trigger token: read in
+    chunks overlapping by a token's length, for a file too large to read whole."""
+    from acp_migrate.engine.analysis import may_contain_legacy
+    from acp_migrate.rules import TRIGGERS
+
+    overlap = max(map(len, TRIGGERS)) - 1
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return False
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        tail = b""
+        while chunk := os.read(fd, _SCAN_CHUNK):
+            window = tail + chunk
+            if may_contain_legacy(window):
+                return False
+            tail = window[-overlap:]
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
 
 
 def companions_to_write(path: str, display_path: str, wanted: dict[str, bytes]) -> list[tuple[str, CompanionFile]]:
