@@ -1,6 +1,8 @@
 """The census (ACP011, engine/analysis/census.py) over real runs: discovery walks the
-suffixes a census rule declares and no others, the census imports no LibCST, and a
-`fix` that migrates the agent exits 1 while a snapshot still records the old list."""
+suffixes a census rule declares and no others, the census imports no LibCST, a `fix`
+that migrates the agent exits 1 while a snapshot still records the old list, every
+negative golden case stays clean and byte-identical, and a data file too large to read
+whole is clean unless it holds a token."""
 
 from __future__ import annotations
 
