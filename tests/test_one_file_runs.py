@@ -3,7 +3,8 @@ the project: on a copy of the bundled example, after `fix <file>` for each of it
 files, the example's tests pass, or fix exits 1 naming every test file that fails.
 
 `fix agent.py` is the run that matters: it moves the commands out of `initialize`,
-which tests/test_initialize.py asserts; the run names it (engine/execution/project.py).
+which tests/test_initialize.py asserts; the run names it (engine/execution/project.py),
+and so does the next run of the migrated agent alone (pre-commit on the staged file).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ FILES = sorted(
     p.relative_to(EXAMPLE).as_posix() for p in EXAMPLE.rglob("*") if p.is_file() and "__pycache__" not in p.parts
 )
 FAILED = re.compile(r"^(tests/[^:\s]+\.py)::\S+ (?:FAILED|ERROR)", re.MULTILINE)
-NAMED = re.compile(r"^(tests/[^:\s]+\.py):\d+:\d+: ACP\d+ not in this run, which changed ", re.MULTILINE)
+NAMED = re.compile(r"^(tests/[^:\s]+\.py):\d+:\d+: ACP\d+ not in this run, though it asserts what ", re.MULTILINE)
 
 
 def _failing_test_files(folder: Path) -> set[str]:
@@ -54,3 +55,6 @@ def test_a_one_file_fix_keeps_the_tests_or_names_those_it_breaks(tmp_path: Path,
         assert fixed.returncode == 1, output
     if name == "agent.py":  # the run that changes what the tests assert
         assert "tests/test_initialize.py" in failing, output
+        # pre-commit again on the staged, migrated agent: the tests are still named.
+        again = run_acp_migrate("fix", name, cwd=copy, text=True)
+        assert again.returncode == 1 and set(NAMED.findall(again.stdout)) == named, again.stdout + again.stderr

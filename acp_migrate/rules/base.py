@@ -82,9 +82,10 @@ class Rule(RuleBase):
     # its `screen_harmless` contexts and those on a line another finding covers, and
     # reports each as its finding (its `summary`, not fixable). It defines no method.
     census: ClassVar[bool] = False
-    # Its findings are tests asserting the behaviour other rules' fixes change: a `fix` run
-    # that changes it while such a test lies outside the run names the test (exit 1).
-    tests_behaviour: ClassVar[bool] = False
+    # For a rule whose findings are tests of the legacy behaviour: bytes marking code that
+    # has left it (the migrated form). A `fix` run that migrates code, or whose files hold
+    # a mark, names such tests lying outside it (exit 1): they would fail.
+    tests_behaviour: ClassVar[tuple[bytes, ...]] = ()
     # For a census rule: classes a model's dump splatted into (`AgentCapabilities(**x.model_dump())`)
     # carries the words through: the fields of the splatting module's classes count.
     census_splats: ClassVar[frozenset[str]] = frozenset()

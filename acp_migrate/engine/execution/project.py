@@ -9,10 +9,11 @@ project root, but not among the files given: `fix schema.py` alone, as the pre-c
 hook runs it). Files whose analysis needs this decision (`SourceAnalysis.needs_project`)
 are analysed first without it and written only once it is made (`runner.run`).
 
-After it has written: which tests outside the run assert the behaviour it changed
-(`tests_left_behind`)? A run fixing only `agent.py` stops advertising its commands
-at `initialize`; a test elsewhere asserting that list then fails. Each is named with
-exit 1 (its test rule's finding), so a one-file run never leaves failing tests behind.
+After it has written: which tests outside the run assert the behaviour its code has
+left (`tests_left_behind`)? A run fixing only `agent.py` stops advertising its
+commands at `initialize`; a test elsewhere asserting that list then fails. Each is
+named with exit 1 (its test rule's finding), in that run and in every later run of
+the migrated file alone, so a one-file run never leaves failing tests behind silently.
 
 The project root is the configuration's folder, else the nearest folder above the
 first path that holds `.git` or `pyproject.toml`, else the first path's folder.
@@ -24,7 +25,7 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from acp_migrate.engine.analysis import analyze_source, needs_libcst
+from acp_migrate.engine.analysis import analyze_source, is_vendored, needs_libcst
 from acp_migrate.engine.execution.discover import DiscoveryOptions, iter_files
 from acp_migrate.engine.execution.files import read_source
 from acp_migrate.engine.execution.modules import file_system_modules
@@ -33,8 +34,8 @@ from acp_migrate.results import FileOutcome
 from acp_migrate.settings import ProjectFacts, RuleSettings
 
 Callers = Iterable[tuple[Finding, "str | None"]]
-# How a test outside a run that changed what it asserts is named.
-LEFT_BEHIND = "not in this run, which changed"
+# How a test outside a run whose code left what it asserts is named.
+LEFT_BEHIND = "not in this run, though it asserts what"
 
 
 def project_root(paths: Sequence[str | os.PathLike[str]], options: DiscoveryOptions | None) -> str:
@@ -80,8 +81,10 @@ def decide(
     for path, callers in sorted(run_files.items()):
         # A deselected rule did not run in this run: ask the file with every rule.
         note(_callers_of(path, every_rule, cwd) if deselecting else callers, None)
-    for path in _outside(root, run_paths, run_files, options):
-        note(_callers_of(path, every_rule, cwd), "not in this run")
+    if not _covers(run_paths, root):
+        for path in sorted(iter_files([root], options, [])):
+            if path not in run_files:
+                note(_callers_of(path, every_rule, cwd), "not in this run")
     return ProjectFacts(schema_kept_by=tuple(left), run_paths=tuple(run_paths))
 
 
@@ -89,36 +92,53 @@ def tests_left_behind(
     *,
     root: str,
     run_paths: Sequence[str],
-    run_files: Iterable[str],
+    run_files: dict[str, str],
     changed: Sequence[str],
     settings: RuleSettings,
     options: DiscoveryOptions | None,
     cwd: str,
 ) -> list[FileOutcome]:
     """An outcome for each file in the project root but outside the run holding tests of
-    the behaviour the run changed (in the files `changed`, as shown): their test rule's
-    findings (`Rule.tests_behaviour`), not fixable, saying so."""
-    from acp_migrate.rules import BEHAVIOUR_TEST_CODES
+    the legacy behaviour (`Rule.tests_behaviour`) while the run's code has left it: a
+    file it `changed` (as shown) or one holding the migrated form's mark. `run_files`:
+    each file of the run, absolute -> as shown. Each names its first test, not fixable."""
+    from acp_migrate.rules import BEHAVIOUR_TESTS
 
-    codes = {code for code in BEHAVIOUR_TEST_CODES if settings.enabled(code)}
+    tests_of = {code: marks for code, marks in BEHAVIOUR_TESTS.items() if settings.enabled(code)}
+    if not tests_of or _covers(run_paths, root):
+        return []
+    marks = tuple({mark for codes_marks in tests_of.values() for mark in codes_marks})
+    migrated = list(changed) + [
+        shown for path, shown in run_files.items() if shown not in changed and _holds(path, marks)
+    ]
+    if not migrated:
+        return []
     outcomes = []
-    for path in _outside(root, run_paths, run_files, options) if codes else ():
-        analysis = _analysis_of(path, settings, cwd)
-        tests = [finding for finding in analysis.findings if finding.code in codes] if analysis else []
+    for path in sorted(iter_files([root], options, [])):
+        analysis = _analysis_of(path, settings, cwd) if path not in run_files else None
+        tests = [finding for finding in analysis.findings if finding.code in tests_of] if analysis else []
         if tests:
             # One line a file: the file is what the run needs to take in.
-            why = f"{LEFT_BEHIND} {', '.join(changed)}: fix it in the same run; {tests[0].message}"
+            why = f"{LEFT_BEHIND} {', '.join(migrated)} no longer does: fix it in the same run; {tests[0].message}"
             named = [replace(tests[0], message=why, fixable=False)]
             outcomes.append(FileOutcome(path=named[0].path, findings=named, remaining=named))
     return outcomes
 
 
-def _outside(root: str, run_paths: Sequence[str], run_files: Iterable[str], options: DiscoveryOptions | None):
-    """The files of the project root the run did not read (none when its paths cover the root)."""
-    if any(root == path or root.startswith(path.rstrip(os.sep) + os.sep) for path in run_paths):
-        return []
-    inside = set(run_files)
-    return [path for path in sorted(iter_files([root], options, [])) if path not in inside]
+def _covers(run_paths: Sequence[str], root: str) -> bool:
+    """Whether the run's paths hold the whole project root."""
+    return any(root == path or root.startswith(path.rstrip(os.sep) + os.sep) for path in run_paths)
+
+
+def _holds(path: str, marks: tuple[bytes, ...]) -> bool:
+    """Whether the Python file at `path`, not a vendored shim, holds one of `marks` (unreadable: no)."""
+    if not path.endswith((".py", ".pyi")):
+        return False
+    try:
+        source = read_source(path)
+    except Exception:  # the run reported it
+        return False
+    return not is_vendored(source) and any(mark in source for mark in marks)  # (the shim is no agent)
 
 
 def _callers_of(path: str, settings: RuleSettings, cwd: str) -> Callers:

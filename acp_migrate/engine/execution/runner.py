@@ -207,19 +207,15 @@ def _tests_left_behind(
     discovery_options: DiscoveryOptions | None,
     cwd: str,
 ) -> list[FileOutcome]:
-    """The tests outside the run asserting what it changed (engine/execution/project.py):
-    it changed a behaviour when it wrote a file fixing a place that passes or reads the
-    legacy field."""
+    """The tests outside the run asserting what its code has left (engine/execution/project.py):
+    a file it wrote fixing a place that passes or reads the legacy field, or one already migrated."""
     from acp_migrate.engine.execution.project import project_root, tests_left_behind
 
-    changed = [o.path for o in outcomes if o.written and any(why is None for _, why in o.callers)]
-    if not changed:
-        return []
     return tests_left_behind(
         root=project_root(list(paths) or ["."], discovery_options),
         run_paths=[os.path.abspath(p) for p in (paths or ["."])],
-        run_files=[os.path.abspath(os.path.join(cwd, o.path)) for o in outcomes],
-        changed=changed,
+        run_files={os.path.abspath(os.path.join(cwd, o.path)): o.path for o in outcomes},
+        changed=[o.path for o in outcomes if o.written and any(why is None for _, why in o.callers)],
         settings=template.settings,
         options=discovery_options,
         cwd=cwd,
