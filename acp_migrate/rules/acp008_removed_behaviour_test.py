@@ -56,7 +56,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from acp_migrate.rules.base import NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, Example, Report, Rule
-from acp_migrate.rules.shared import LEFT, LEGACY_KEYS, LEGACY_TOKENS, PARTIAL, REMOVE, REWRITE
+from acp_migrate.rules.shared import ADVERTISER, LEFT, LEGACY_KEYS, LEGACY_TOKENS, PARTIAL, REMOVE, REWRITE
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -70,6 +70,7 @@ class RemovedBehaviourTest(Rule):
     name = "removed-behaviour-test"
     summary = "A test of the removed `slash_commands` field is rewritten to test the per-session advertisement, or removed."
     fixable = True
+    tests_behaviour = (ADVERTISER.encode(),)  # migrated code advertises through its attribute
     triggers = LEGACY_TOKENS
     screen_words = LEGACY_KEYS
     # assertions of absence and old-JSON fixtures are no test of the removed field
