@@ -81,6 +81,24 @@ _MAX_DEPTH = 300
 # file takes 3 minutes and 6 GB. The largest hand-written modules of Django, SymPy,
 # pandas or SciPy are under 0.5 MB; bigger files with legacy tokens are refused.
 MAX_PARSE_BYTES = 2 * 1024 * 1024
+# Its memory follows the tokens, not the bytes: up to 3.5 kB a token (`f(a,a,...)`), a
+# line costing about three (`a;a;...` and `a\na\n...` need 1 GB for 200 kB, where a
+# real module needs 0.4 GB for 1 MB), and its native parser aborts the process when
+# memory runs out. Measured under a 1.5 GB address-space cap (a CI job's): 400,000
+# units of `parse_cost` peak at 1.4 GB; a real module is one unit per 3.3 bytes.
+MAX_PARSE_COST = 300_000
+_PARSE_UNIT = re.compile(rb"\w+|[^\w \t\f\r\n]")  # a name, a number, or a character of punctuation
+
+
+def parse_cost(source: bytes) -> int:
+    """About how many tokens LibCST makes of `source`, a line counting for three (its
+    newline token and the line's nodes): what bounds its memory. An upper bound for
+    comments and strings, whose words count as tokens."""
+    return _PARSE_UNIT.subn(b"", source)[1] + 3 * source.count(b"\n")
+
+
+def within_parse_limits(source: bytes) -> bool:
+    return len(source) <= MAX_PARSE_BYTES and parse_cost(source) <= MAX_PARSE_COST
 
 
 def parse_for_screening(source: bytes):
@@ -94,6 +112,11 @@ def parse_for_screening(source: bytes):
     if len(source) > MAX_PARSE_BYTES:
         raise SourceError(
             f"too large to analyse: {len(source) / 2**20:.1f} MiB (the limit is {MAX_PARSE_BYTES // 2**20} MiB)"
+        )
+    if (cost := parse_cost(source)) > MAX_PARSE_COST:
+        raise SourceError(
+            f"too large to analyse: about {cost:,} tokens and lines (the limit is {MAX_PARSE_COST:,}, what the"
+            " parser's memory allows): split the file, or exclude it (`extend-exclude`)"
         )
     try:
         with warnings.catch_warnings():  # `"\d"` and the like: not ours to report
@@ -426,7 +449,7 @@ def analyze_source(
         analysis = _analyze_document(
             source.decode(encoding), document_rules, path=path, fix=fix, encoding=encoding, report_filter=report_filter
         )
-    elif len(source) <= MAX_PARSE_BYTES and not may_report(source):
+    elif within_parse_limits(source) and not may_report(source):
         # The screen: no construct a rule reports on (a token only in prose, say).
         analysis = SourceAnalysis(encoding=encoding)
     else:

@@ -1,0 +1,98 @@
+"""A hostile repository, round 2 (issue 33): one-line bombs, what the parser survives,
+git refusing the repository, output forging CI commands, bytes kept whatever the codec.
+Each attack runs the command under a timeout and an address-space limit (`run_guarded`),
+so that a regression fails the test instead of hanging or exhausting CI."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from hardening_support import HANG_GUARD, LEGACY_SNIPPETS, run_guarded, snapshot
+
+pytestmark = pytest.mark.slow  # the installed command, in processes
+
+
+def _no_crash(result) -> None:
+    assert "Traceback" not in result.stderr and "internal error" not in result.stderr, result.stderr
+    assert "panicked" not in result.stderr and "backtrace" not in result.stderr, result.stderr
+
+
+# -- bounded analysis ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["check", "fix"])
+def test_statements_on_one_line_cost_what_they_would_on_many(tmp_path: Path, command: str) -> None:
+    # 130 kB on one line: the hollowing joined the line once per statement (17 GB).
+    (tmp_path / "agent.py").write_text(LEGACY_SNIPPETS[0] + "a = 1; " * 18_000 + "a\n")
+
+    result = run_guarded(command, "agent.py", cwd=tmp_path)
+
+    _no_crash(result)
+    assert result.returncode == 1 and "agent.py:5:" in result.stdout, result
+
+
+def test_a_file_the_parser_cannot_afford_is_refused_before_parsing(tmp_path: Path) -> None:
+    # 1.9 MB in one statement, under the byte limit: LibCST's native parser aborted the
+    # worker on memory, and the run tried it again alone.
+    big = LEGACY_SNIPPETS[0] + "x = [" + "1, " * 630_000 + "]\n"
+    (tmp_path / "big.py").write_text(big)
+
+    result = run_guarded("fix", "big.py", cwd=tmp_path)
+
+    _no_crash(result)
+    assert result.returncode == 2, result
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("big.py: error: too large to analyse: about 1,2"), line
+    assert line.endswith("split the file, or exclude it (`extend-exclude`)"), line
+    assert (tmp_path / "big.py").read_text() == big
+
+
+# -- git refusing the repository ----------------------------------------------------------
+
+
+def _foreign_repository(tmp_path: Path) -> Path:
+    """A repository owned by another user, whose .gitignore ignores `generated.py`."""
+    if os.geteuid() != 0:
+        pytest.skip("making a repository another user's needs root")
+    repository = tmp_path / "repository"
+    repository.mkdir()
+    subprocess.run(["git", "init", "-q", "."], cwd=repository, check=True, timeout=HANG_GUARD)
+    (repository / ".gitignore").write_text("generated.py\n")
+    (repository / "generated.py").write_text(LEGACY_SNIPPETS[0])
+    for folder, folders, files in os.walk(repository):
+        for name in [folder, *(os.path.join(folder, entry) for entry in folders + files)]:
+            os.lchown(name, 65534, 65534)
+    return repository
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+@pytest.mark.parametrize("command", ["check", "fix"])
+def test_a_repository_git_refuses_stops_the_run(tmp_path: Path, command: str) -> None:
+    repository = _foreign_repository(tmp_path)
+    before = snapshot(repository)
+
+    result = run_guarded(command, ".", cwd=repository)
+
+    _no_crash(result)
+    assert result.returncode == 2, result
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [
+        f"error: git cannot read the repository at {repository}, so its ignore files cannot be honoured:"
+        f" detected dubious ownership in repository at '{repository}' (trust it with"
+        f" `git config --global --add safe.directory {repository}`, or run with --no-respect-gitignore)"
+    ]
+    assert snapshot(repository) == before
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_a_refused_repository_is_walked_when_its_ignore_files_are_waived(tmp_path: Path) -> None:
+    repository = _foreign_repository(tmp_path)
+
+    result = run_guarded("check", "--no-respect-gitignore", ".", cwd=repository)
+
+    assert result.returncode == 1 and "generated.py:" in result.stdout, result
