@@ -1,17 +1,20 @@
 """`check --output-format github`: GitHub Actions workflow commands, one annotation per finding.
 
 `::error file=PATH,line=L,col=C,endLine=L,endColumn=C,title=CODE::MESSAGE`, escaped as the
-runner expects (`%`, CR, LF everywhere; also `:` and `,` in properties). Files that
-could not be analysed become annotations too (and still go to stderr).
+runner expects (`%`, CR, LF everywhere; also `:` and `,` in properties), and the other
+control characters and undecodable bytes of a name as the text output shows them (an
+escape sequence would drive the log's reader). Files that could not be analysed become
+annotations too (and still go to stderr).
 """
 
 from __future__ import annotations
 
+from acp_migrate.report.text import shown
 from acp_migrate.results import RunResult
 
 
 def escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return shown(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def escape_property(text: str) -> str:

@@ -29,6 +29,21 @@ def shown(text: str) -> str:
     return _UNSAFE.sub(_escape, text) if _UNSAFE.search(text) else text
 
 
+def shown_path(path: str) -> str:
+    """A path that starts a line: `shown`, and behind `./` when it would make the line a
+    CI runner's command (GitHub Actions runs a line starting with `::`)."""
+    text = shown(path)
+    return "./" + text if text.lstrip().startswith("::") else text
+
+
+def undecodable_escaped(text: str) -> str:
+    """`text` valid as UTF-8: the bytes of a name that were not UTF-8 as `shown` prints them."""
+    return _UNDECODABLE.sub(_escape, text) if _UNDECODABLE.search(text) else text
+
+
+_UNDECODABLE = re.compile("[\ud800-\udfff]")
+
+
 def _escape(match: re.Match[str]) -> str:
     code = ord(match.group())
     if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8 (surrogateescape)
@@ -37,16 +52,16 @@ def _escape(match: re.Match[str]) -> str:
 
 
 def format_finding(finding: Finding, paint: Painter = PLAIN) -> str:
-    where = f"{paint(shown(finding.path), 'bold')}:{finding.line}:{finding.column}:"
+    where = f"{paint(shown_path(finding.path), 'bold')}:{finding.line}:{finding.column}:"
     return f"{where} {paint(finding.code, 'red', 'bold')} {shown(finding.message)}"
 
 
 def format_error(error: FileError) -> str:
-    return f"{shown(error.path)}: error: {shown(error.reason)}"
+    return f"{shown_path(error.path)}: error: {shown(error.reason)}"
 
 
 def format_warning(warning: FileError) -> str:
-    return f"{shown(warning.path)}: warning: {shown(warning.reason)}"
+    return f"{shown_path(warning.path)}: warning: {shown(warning.reason)}"
 
 
 def render_errors(result: RunResult) -> str:

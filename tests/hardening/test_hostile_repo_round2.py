@@ -96,3 +96,50 @@ def test_a_refused_repository_is_walked_when_its_ignore_files_are_waived(tmp_pat
     result = run_guarded("check", "--no-respect-gitignore", ".", cwd=repository)
 
     assert result.returncode == 1 and "generated.py:" in result.stdout, result
+
+
+# -- output that forges CI commands ---------------------------------------------------------
+
+FORGING_NAMES = ("::add-mask::x.py", "::stop-commands::tok.py", " ::warning::sp.py")
+
+
+@pytest.mark.parametrize("command", ["check", "fix"])
+def test_no_line_of_text_output_is_a_workflow_command(tmp_path: Path, command: str) -> None:
+    for name in FORGING_NAMES:
+        (tmp_path / name).write_text(LEGACY_SNIPPETS[0])
+    (tmp_path / "::broken::b.py").write_text("def broken(:\n    slash_commands = 1\n")
+
+    result = run_guarded(command, ".", cwd=tmp_path)
+
+    _no_crash(result)
+    assert result.returncode == 2, result
+    lines = (result.stdout + result.stderr).splitlines()
+    assert not [line for line in lines if line.lstrip().startswith("::")], lines
+    assert "./::broken::b.py: error: " in result.stderr
+    if command == "check":
+        assert "./::add-mask::x.py:5:49: ACP001 " in result.stdout
+
+
+def test_the_github_format_escapes_control_characters(tmp_path: Path) -> None:
+    (tmp_path / "bell\x07osc\x1b]0;title\x07.py").write_text(LEGACY_SNIPPETS[0])
+    (tmp_path / "per%cent,com:ma.py").write_text(LEGACY_SNIPPETS[0])
+
+    result = run_guarded("check", "--output-format", "github", ".", cwd=tmp_path)
+
+    assert result.returncode == 1, result
+    assert "\x07" not in result.stdout and "\x1b" not in result.stdout
+    files = sorted(line.split("file=", 1)[1].split(",line=", 1)[0] for line in result.stdout.splitlines())
+    assert files == ["bell\\x07osc\\x1b]0;title\\x07.py", "per%25cent%2Ccom%3Ama.py"]
+
+
+def test_the_json_report_is_utf8_whatever_the_file_names(tmp_path: Path) -> None:
+    path = Path(os.fsdecode(bytes(tmp_path) + b"/caf\xe9.py"))
+    path.write_text(LEGACY_SNIPPETS[0])
+
+    result = run_guarded("check", "--output-format", "json", ".", cwd=tmp_path, text=False)
+
+    assert result.returncode == 1, result
+    text = result.stdout.decode("utf-8")  # strict
+    assert "\\udc" not in text
+    (finding,) = json.loads(text)
+    assert finding["path"] == "caf\\xe9.py"
