@@ -12,9 +12,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from hardening_support import HANG_GUARD, LEGACY_SNIPPETS, run_guarded, snapshot
+from hardening_support import HANG_GUARD, LEGACY_SNIPPETS, REPO, run_guarded, snapshot
 
 pytestmark = pytest.mark.slow  # the installed command, in processes
+
+# An agent with its own setup handlers: fix writes the vendored shim beside it.
+AGENT = (REPO / "golden/rewire-same-class/input/agent.py").read_text()
+SHIM = "acp_command_advertiser.py"
 
 
 def _no_crash(result) -> None:
@@ -143,3 +147,59 @@ def test_the_json_report_is_utf8_whatever_the_file_names(tmp_path: Path) -> None
     assert "\\udc" not in text
     (finding,) = json.loads(text)
     assert finding["path"] == "caf\\xe9.py"
+
+
+# -- bytes kept, or the file refused ----------------------------------------------------------
+
+
+def test_a_codec_that_does_not_give_the_bytes_back_is_refused(tmp_path: Path) -> None:
+    # unicode_escape decodes a line break but encodes it as `\n`: fix wrote one line.
+    source = ("# coding: unicode_escape\n" + LEGACY_SNIPPETS[0]).encode()
+    (tmp_path / "escaped.py").write_bytes(source)
+
+    result = run_guarded("fix", ".", cwd=tmp_path)
+
+    _no_crash(result)
+    assert result.returncode == 2, result
+    assert result.stderr.splitlines() == [
+        "escaped.py: error: unicode-escape does not encode the file's text back to its bytes (fix could not keep"
+        " them): re-encode the file as UTF-8 and drop its coding cookie"
+    ]
+    assert (tmp_path / "escaped.py").read_bytes() == source
+
+
+@pytest.mark.parametrize("codec", ["rot13", "hex", "base64"])
+def test_a_cookie_naming_no_text_encoding_is_one_clear_error(tmp_path: Path, codec: str) -> None:
+    (tmp_path / "odd.py").write_text(f"# coding: {codec}\n" + LEGACY_SNIPPETS[0])
+
+    result = run_guarded("check", ".", cwd=tmp_path)
+
+    _no_crash(result)
+    assert result.returncode == 2, result
+    assert result.stderr.startswith(f"odd.py: error: the coding cookie names '{codec}', which is not a text encoding")
+    assert result.stderr.rstrip().endswith("name a text encoding, such as utf-8")
+
+
+def test_a_file_named_near_the_limit_is_fixed(tmp_path: Path) -> None:
+    name = "a" * 240 + ".py"  # its temp name, `.NAME.PID.RANDOM.acp-migrate.tmp`, was over 255 bytes
+    (tmp_path / name).write_text(AGENT)
+
+    result = run_guarded("fix", ".", cwd=tmp_path)
+
+    _no_crash(result)
+    assert result.returncode in (0, 1) and f"Fixed {name}" in result.stdout, result
+    assert (tmp_path / name).read_text() != AGENT and (tmp_path / SHIM).exists()
+    assert sorted(snapshot(tmp_path)) == sorted([name, SHIM])
+
+
+def test_a_file_that_cannot_be_written_leaves_its_shim_unwritten(tmp_path: Path) -> None:
+    agent = tmp_path / "agent.py"
+    agent.write_text(AGENT)
+    agent.chmod(0o444)
+
+    result = run_guarded("fix", ".", cwd=tmp_path)
+
+    _no_crash(result)
+    assert result.returncode == 2, result
+    assert result.stderr.splitlines() == ["agent.py: error: permission denied: file is read-only"]
+    assert snapshot(tmp_path) == {"agent.py": AGENT.encode()}

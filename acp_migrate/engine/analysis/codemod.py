@@ -40,9 +40,17 @@ def source_encoding(source: bytes) -> str:
         return "utf-8"
     name = match.group(1).decode("ascii")
     try:
-        return codecs.lookup(name).name
+        codec = codecs.lookup(name)
     except LookupError:
-        raise SourceError(f"unknown encoding {name!r} in the coding cookie") from None
+        raise SourceError(f"unknown encoding {name!r} in the coding cookie: name a text encoding, such as utf-8") from None
+    try:
+        "".encode(codec.name)  # a bytes-to-bytes codec (`hex`, `rot13`) refuses
+    except LookupError:
+        raise SourceError(
+            f"the coding cookie names {name!r}, which is not a text encoding (Python cannot read the file either):"
+            " name a text encoding, such as utf-8"
+        ) from None
+    return codec.name
 
 
 class UndecodableSource(SourceError):
@@ -59,10 +67,17 @@ def check_decodable(source: bytes) -> str:
     if encoding == "utf-8" and source.isascii():  # most files: ASCII is UTF-8
         return encoding
     try:
-        source.decode(encoding)
+        text = source.decode(encoding)
     except UnicodeDecodeError as error:
         line = source.count(b"\n", 0, error.start) + 1
         raise UndecodableSource(f"cannot decode as {encoding} at line {line}: {error.reason}") from None
+    # fix writes the text back in its encoding: one that does not give the same bytes
+    # (`unicode_escape` turns line breaks into `\n`) would rewrite the whole file.
+    if encoding not in ("utf-8", "utf-8-sig") and text.encode(encoding) != source:
+        raise UndecodableSource(
+            f"{encoding} does not encode the file's text back to its bytes (fix could not keep them):"
+            " re-encode the file as UTF-8 and drop its coding cookie"
+        )
     return encoding
 
 

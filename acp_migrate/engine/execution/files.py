@@ -124,8 +124,24 @@ def write_atomic(
     `expect`: what the target held when it was read; if it holds something else now
     (an editor saved it meanwhile), it is refused, not overwritten.
     """
-    with _checked_folder(path, roots) as (folder, name):
-        _write_in(folder, name, data, create=create, expect=expect)
+    with staged_write(path, data, create=create, roots=roots, expect=expect):
+        pass
+
+
+@contextlib.contextmanager
+def staged_write(
+    path: str,
+    data: bytes,
+    *,
+    create: bool = False,
+    roots: Sequence[str] | None = None,
+    expect: Unchanged | None = None,
+) -> Iterator[None]:
+    """`write_atomic` in two steps: the checks and the temp file on entry (FileAccessError
+    there: nothing was written), the rename on leaving the block, unless it raises. What
+    the block writes (a file's companions) is written only for a file that can be."""
+    with _checked_folder(path, roots) as (folder, name), _staged_in(folder, name, data, create=create, expect=expect):
+        yield
 
 
 def delete_file(path: str, *, roots: Sequence[str] | None = None, expect: Unchanged | None = None) -> None:
@@ -181,7 +197,8 @@ def _check_inside(folder: int, directory: str, name: str, roots: Sequence[str]) 
     raise FileAccessError(f"not written: its real path {os.path.join(real, name)} is outside the project")
 
 
-def _write_in(folder: int, name: str, data: bytes, *, create: bool, expect: Unchanged | None) -> None:
+@contextlib.contextmanager
+def _staged_in(folder: int, name: str, data: bytes, *, create: bool, expect: Unchanged | None) -> Iterator[None]:
     try:
         original: os.stat_result | None = os.stat(name, dir_fd=folder, follow_symlinks=False)
     except FileNotFoundError as exc:
@@ -195,7 +212,7 @@ def _write_in(folder: int, name: str, data: bytes, *, create: bool, expect: Unch
     if original is not None and (not original.st_mode & 0o222 or not os.access(name, os.W_OK, dir_fd=folder)):
         raise FileAccessError("permission denied: file is read-only")
 
-    temp_name = f".{name}.{os.getpid()}.{os.urandom(4).hex()}{TEMP_SUFFIX}"
+    temp_name = _temp_name(folder, name)
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
     try:  # from the open on: a stop arriving right after it leaves no temp file behind
         fd = os.open(temp_name, flags, 0o600, dir_fd=folder)
@@ -210,6 +227,7 @@ def _write_in(folder: int, name: str, data: bytes, *, create: bool, expect: Unch
                 os.umask(umask)
                 os.fchmod(stream.fileno(), 0o666 & ~umask)
             os.fsync(stream.fileno())
+        yield
         if expect is not None and _check_unchanged(folder, name, expect, data):
             _remove_quietly_in(folder, temp_name)  # it holds `data` already (another run's fix)
             return
@@ -223,6 +241,17 @@ def _write_in(folder: int, name: str, data: bytes, *, create: bool, expect: Unch
         os.fsync(folder)  # makes the rename durable; not possible everywhere: best effort
     except OSError:
         pass
+
+
+def _temp_name(folder: int, name: str) -> str:
+    """`.NAME.PID.RANDOM.acp-migrate.tmp`, NAME cut short enough for the file system's
+    limit on a name's bytes (a file named near it could not be written otherwise)."""
+    tail = f".{os.getpid()}.{os.urandom(4).hex()}{TEMP_SUFFIX}"
+    try:
+        limit = os.fpathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        limit = 255
+    return "." + os.fsdecode(os.fsencode(name)[: limit - 1 - len(tail)]) + tail
 
 
 def _check_unchanged(folder: int, name: str, expect: Unchanged, data: bytes | None) -> bool:

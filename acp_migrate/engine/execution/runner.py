@@ -26,6 +26,7 @@ from acp_migrate.engine.execution.files import (
     describe_os_error,
     read_source,
     remove_leftovers,
+    staged_write,
     write_atomic,
 )
 from acp_migrate.engine.execution.modules import file_system_modules
@@ -258,20 +259,25 @@ def process_file(job: FileJob, source: bytes | None = None) -> FileOutcome:
     if job.mode is Mode.DIFF:
         return replace(outcome, original=source, fixed_source=fixed, companions=[c for _, c in companions])
     try:
-        # The companions first: the fixed source never imports a file that is not there.
-        for target, companion in companions:
-            content = analysis.companions[companion.path_in_folder]
-            write_atomic(
-                target,
-                content,
-                create=companion.original is None,
-                roots=job.roots,
-                expect=Unchanged(companion.original),
-            )
+        # The file staged first (a file that cannot be written leaves its companions
+        # unwritten), then the companions, then the file renamed into place: the fixed
+        # source never imports a file that is not there.
+        with (
+            contextlib.nullcontext()
+            if analysis.deleted
+            else staged_write(job.path, fixed, roots=job.roots, expect=Unchanged(source))
+        ):
+            for target, companion in companions:
+                content = analysis.companions[companion.path_in_folder]
+                write_atomic(
+                    target,
+                    content,
+                    create=companion.original is None,
+                    roots=job.roots,
+                    expect=Unchanged(companion.original),
+                )
         if analysis.deleted:
             delete_file(job.path, roots=job.roots, expect=Unchanged(source))
-        else:
-            write_atomic(job.path, fixed, roots=job.roots, expect=Unchanged(source))
     except FileAccessError as exc:
         return _unwritten(outcome, exc.reason)
     except Exception as exc:
