@@ -8,17 +8,26 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
+import threading
 from pathlib import Path
 
 import pytest
-from hardening_support import HANG_GUARD, LEGACY_SNIPPETS, REPO, run_guarded, snapshot
+from hardening_support import CLI, HANG_GUARD, LEGACY_SNIPPETS, REPO, limit_memory, run_guarded, snapshot
+from support.processes import session_ended
 
 pytestmark = pytest.mark.slow  # the installed command, in processes
 
 # An agent with its own setup handlers: fix writes the vendored shim beside it.
 AGENT = (REPO / "golden/rewire-same-class/input/agent.py").read_text()
 SHIM = "acp_command_advertiser.py"
+# An agent whose setup handlers are inherited from `base.py` (read to find them).
+INHERITING_AGENT = (
+    (REPO / "golden/rewire-inherited-handlers-other-module/input/pool/agent.py")
+    .read_text()
+    .replace("from .base import", "from base import")
+)
 
 
 def _no_crash(result) -> None:
@@ -54,6 +63,50 @@ def test_a_file_the_parser_cannot_afford_is_refused_before_parsing(tmp_path: Pat
     assert line.startswith("big.py: error: too large to analyse: about 1,2"), line
     assert line.endswith("split the file, or exclude it (`extend-exclude`)"), line
     assert (tmp_path / "big.py").read_text() == big
+
+
+# -- a stop ends the run at once ------------------------------------------------------------
+
+
+def _opened_for_reading(process: subprocess.Popen, fifo: Path) -> bool:
+    """Block until `process` opens `fifo` (the guarded reader opens it, then refuses it);
+    False when the process ended first."""
+
+    opened = threading.Event()
+
+    def release_when_ended() -> None:
+        process.wait()
+        reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # the open below returns
+        opened.wait()
+        os.close(reader)
+
+    threading.Thread(target=release_when_ended, daemon=True).start()
+    os.close(os.open(fifo, os.O_WRONLY))
+    opened.set()
+    return process.poll() is None
+
+
+@pytest.mark.parametrize("to_group", [True, False], ids=["sigterm", "sigterm to the command"])
+def test_sigterm_does_not_wait_for_the_file_being_analysed(tmp_path: Path, to_group: bool) -> None:
+    # A big agent whose base module is looked up (a FIFO: the moment the analysis reaches
+    # the class shows) and seconds of analysis after it; the run used to finish that
+    # file, and write it, before it ended.
+    agent = INHERITING_AGENT + "\n\n" + LEGACY_SNIPPETS[1] + "".join(f"v{i} = [{i}]\n" for i in range(30_000))
+    (tmp_path / "agent.py").write_text(agent)
+    os.mkfifo(tmp_path / "base.py")
+    process = subprocess.Popen(
+        [str(CLI), "fix", "agent.py"], cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        start_new_session=True, preexec_fn=limit_memory,
+    )  # fmt: skip
+    assert _opened_for_reading(process, tmp_path / "base.py"), process.communicate()
+
+    (os.killpg if to_group else os.kill)(process.pid, signal.SIGTERM)
+
+    _, errors = process.communicate(timeout=HANG_GUARD)
+    assert process.returncode == 143 and "Traceback" not in errors, (process.returncode, errors)
+    assert session_ended(process.pid), "worker processes outlived the stopped fix"
+    assert (tmp_path / "agent.py").read_text() == agent  # the file was not finished
+    assert sorted(os.listdir(tmp_path)) == ["agent.py", "base.py"]  # no temp file
 
 
 # -- git refusing the repository ----------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import signal
 import stat
 from collections.abc import Iterable, Iterator, Sequence
 
@@ -214,33 +215,50 @@ def _staged_in(folder: int, name: str, data: bytes, *, create: bool, expect: Unc
 
     temp_name = _temp_name(folder, name)
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
-    try:  # from the open on: a stop arriving right after it leaves no temp file behind
-        fd = os.open(temp_name, flags, 0o600, dir_fd=folder)
-        with os.fdopen(fd, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            if original is not None:
-                os.fchmod(stream.fileno(), stat.S_IMODE(original.st_mode))
-                _keep_owner(stream.fileno(), original)
-            else:
-                umask = os.umask(0)
-                os.umask(umask)
-                os.fchmod(stream.fileno(), 0o666 & ~umask)
-            os.fsync(stream.fileno())
-        yield
-        if expect is not None and _check_unchanged(folder, name, expect, data):
-            _remove_quietly_in(folder, temp_name)  # it holds `data` already (another run's fix)
-            return
-        os.replace(temp_name, name, src_dir_fd=folder, dst_dir_fd=folder)
-    except BaseException as exc:
-        _remove_quietly_in(folder, temp_name)
-        if isinstance(exc, OSError):
-            raise FileAccessError(describe_os_error(exc)) from exc
-        raise
+    with _stops_held():
+        try:  # from the open on: a stop arriving right after it leaves no temp file behind
+            fd = os.open(temp_name, flags, 0o600, dir_fd=folder)
+            with os.fdopen(fd, "wb") as stream:
+                stream.write(data)
+                stream.flush()
+                if original is not None:
+                    os.fchmod(stream.fileno(), stat.S_IMODE(original.st_mode))
+                    _keep_owner(stream.fileno(), original)
+                else:
+                    umask = os.umask(0)
+                    os.umask(umask)
+                    os.fchmod(stream.fileno(), 0o666 & ~umask)
+                os.fsync(stream.fileno())
+            yield
+            if expect is not None and _check_unchanged(folder, name, expect, data):
+                _remove_quietly_in(folder, temp_name)  # it holds `data` already (another run's fix)
+                return
+            os.replace(temp_name, name, src_dir_fd=folder, dst_dir_fd=folder)
+        except BaseException as exc:
+            _remove_quietly_in(folder, temp_name)
+            if isinstance(exc, OSError):
+                raise FileAccessError(describe_os_error(exc)) from exc
+            raise
     try:
         os.fsync(folder)  # makes the rename durable; not possible everywhere: best effort
     except OSError:
         pass
+
+
+@contextlib.contextmanager
+def _stops_held() -> Iterator[None]:
+    """A stop (Ctrl-C, SIGTERM, the pool's STOP_WORKER) arriving during a write takes
+    effect when it is done: a file is renamed whole or not at all, no temp file left."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    from acp_migrate.engine.execution.pool import STOP_WORKER
+
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM, STOP_WORKER})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _temp_name(folder: int, name: str) -> str:

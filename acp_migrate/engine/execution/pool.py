@@ -2,12 +2,14 @@
 
 Workers are forked (they start in milliseconds with this process's modules) and ignore
 Ctrl-C and SIGTERM: only this process stops a run. Stopped, it drops the items not
-started and waits for the running ones, which end after their current file
-(`stop_requested`), so no write is cut short.
+started and ends the running ones at once with STOP_WORKER (a big file's analysis
+takes seconds), which a write holds back until it is done (engine/execution/files.py),
+so no write is cut short.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -24,7 +26,8 @@ class WorkerDied:
 
 WORKER_DIED = WorkerDied()
 
-_stop = None  # in a worker: the run's stop event
+# What ends a worker when the run stops: its default action ends the process.
+STOP_WORKER = signal.SIGUSR1
 
 
 def available_cores() -> int:
@@ -46,8 +49,7 @@ def run_in_workers(
     from concurrent.futures.process import BrokenProcessPool
 
     context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
-    stop = context.Event()
-    executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_init, initargs=(os.getpid(), stop))
+    executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_init, initargs=(os.getpid(),))
     try:
         pending = {}
         for item in items:
@@ -62,10 +64,18 @@ def run_in_workers(
                 result = WORKER_DIED
             yield pending[future], result
     except BaseException:
-        stop.set()  # stopped (Ctrl-C, SIGTERM, or the caller left): running items end early
+        _stop_workers(executor)  # stopped (Ctrl-C, SIGTERM, or the caller left)
         raise
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _stop_workers(executor) -> None:
+    # (the executor's processes: no public way to reach them)
+    for process in list((getattr(executor, "_processes", None) or {}).values()):
+        if process.exitcode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(process.pid, STOP_WORKER)
 
 
 _STOPPING_SIGNALS = {signal.SIGINT, signal.SIGTERM}
@@ -82,19 +92,13 @@ def _submit(executor, function, item):
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
-def stop_requested() -> bool:
-    """In a worker: the run was stopped; end the item after the current file."""
-    return _stop is not None and _stop.is_set()
-
-
-def _worker_init(parent: int, stop) -> None:
-    global _stop
-    _stop = stop
+def _worker_init(parent: int) -> None:
     # Ctrl-C reaches every process of the terminal's group, and a cancelled CI job's
     # SIGTERM often does: only the parent decides. A worker interrupted inside a queue
     # would leave its lock held, and the run hanging.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.signal(STOP_WORKER, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPPING_SIGNALS)  # blocked by _submit
     # A worker outlives a parent killed with SIGKILL, blocked on its queue forever; on
     # Linux the kernel kills it with its parent instead.

@@ -30,7 +30,7 @@ from acp_migrate.engine.execution.files import (
     write_atomic,
 )
 from acp_migrate.engine.execution.modules import file_system_modules
-from acp_migrate.engine.execution.pool import WORKER_DIED, available_cores, run_in_workers, stop_requested
+from acp_migrate.engine.execution.pool import WORKER_DIED, available_cores, run_in_workers
 from acp_migrate.engine.execution.postcondition import checked
 from acp_migrate.findings import Finding, SourceError
 from acp_migrate.results import CompanionFile, FileError, FileOutcome, Mode, RunResult
@@ -408,8 +408,6 @@ def _work(template: FileJob, cwd: str, item: tuple[FileJob, bytes] | list[str]):
     clean: list[str] = []
     others: list[FileOutcome] = []
     for path in item:
-        if stop_requested():
-            break
         outcome = process_file(template.at(path, cwd))
         if outcome == FileOutcome(path=outcome.path):
             clean.append(outcome.path)
