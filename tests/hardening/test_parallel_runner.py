@@ -93,9 +93,12 @@ def test_workers_start_only_for_candidates_worth_their_import(
     assert pools == ([] if candidates == 10 else [2])
 
 
-def _crashing_analysis(real):
+def _crashing_analysis(real, attempts: Path | None = None):
     def analyze(source: bytes, *, path: str, **kwargs):
         if os.path.basename(path).startswith("crash"):
+            if attempts is not None:
+                with open(attempts, "a") as log:
+                    log.write(path + "\n")
             os._exit(70)  # what a native crash in LibCST's parser does to a worker
         return real(source, path=path, **kwargs)
 
@@ -117,6 +120,33 @@ def test_a_crashing_worker_costs_only_its_file(tmp_path: Path, monkeypatch: pyte
     assert errors["crash_0.py"] == errors["crash_1.py"] == "internal error: the analysis crashed its process"
     assert {path for path in errors if not path.startswith("crash")} == {"broken.py", "undecodable.py", "binary.py"}
     assert len({f.path for f in result.findings}) == 13  # the 12 legacy files and locked.py
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the fork start method carries the patched analysis")
+@pytest.mark.parametrize("where", ["candidate", "batch"])
+def test_a_file_that_crashed_its_worker_is_not_analysed_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    # A crash is a native abort (LibCST out of memory): it would only abort again, and
+    # print its backtrace again. The first candidate goes to the pool alone, the rest of
+    # the walk in batches.
+    monkeypatch.setattr(runner, "POOL_MIN_WORK", 1)
+    project = tmp_path / "project"
+    make_project(project)
+    crash = project / ("crash.py" if where == "batch" else "a" / Path("crash.py"))
+    crash.parent.mkdir(exist_ok=True)
+    crash.write_text(LEGACY_SNIPPETS[1])
+    monkeypatch.chdir(project)
+    attempts = tmp_path / "attempts"
+    monkeypatch.setattr(runner, "analyze_source", _crashing_analysis(runner.analyze_source, attempts))
+    paths = [str(crash.relative_to(project)), "."] if where == "candidate" else ["."]
+
+    result = run(Mode.CHECK, paths, workers=2)
+
+    assert attempts.read_text().splitlines() == [str(crash.relative_to(project))]
+    errors = {error.path: error.reason for error in result.errors}
+    assert errors[str(crash.relative_to(project))] == "internal error: the analysis crashed its process"
+    assert len({f.path for f in result.findings}) == 13  # every other file analysed
 
 
 def _ends_only_item_zero(item: int, folder: Path) -> str:
