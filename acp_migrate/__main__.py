@@ -1,8 +1,8 @@
 """The `acp-migrate` command and `python -m acp_migrate`.
 
 Ctrl-C and SIGTERM (a cancelled CI job) stop the command the same way at every moment
-after its first line: the run drops the files not started and each worker finishes the
-file it is on (engine/execution/pool.py), so every file is whole; no traceback; exit 130 for
+after its first line: the run drops the files not started and stops its workers at once,
+a write under way ending first (engine/execution/pool.py), so every file is whole; no traceback; exit 130 for
 Ctrl-C, 143 for SIGTERM. The handlers come before anything else is imported, so that
 the start-up (typer's import) is covered too. `probe` runs as its typer command alone
 (`acp_migrate/probe/cli.py`, also listed in the whole command line), before anything

@@ -19,7 +19,8 @@ named like the configuration keys with underscores: `select`, `ignore`, `exclude
 `diff_source`, `fix_source`) take the code itself (`str` in, `str` out; `bytes` in,
 `bytes` out). Errors in a file never raise: they are in `errors` / `error`, and
 `exit_code` is what the command line would exit with. A bad configuration raises
-`ConfigError`.
+`ConfigError`; a repository git refuses to read (its ignore files unknown) raises
+`GitUnavailable`.
 
 Importing this module does not import LibCST; analysing a file that may hold legacy
 code does.
@@ -35,7 +36,7 @@ from typing import Any
 
 from acp_migrate.config import ConfigError, Options, Overrides, load_options
 from acp_migrate.engine.analysis import analyze_source
-from acp_migrate.engine.execution.discover import FileSelector
+from acp_migrate.engine.execution.discover import FileSelector, GitUnavailable
 from acp_migrate.engine.execution.files import FileAccessError
 from acp_migrate.engine.execution.modules import file_system_modules
 from acp_migrate.engine.execution.runner import companions_to_write, run
@@ -47,6 +48,7 @@ __all__ = [
     "ConfigError",
     "FileError",
     "Finding",
+    "GitUnavailable",
     "Mode",
     "Options",
     "Overrides",

@@ -693,6 +693,8 @@ def _run_paths(function, common: Common, options: Options) -> api.RunReport:
     bar = ProgressBar(sys.stderr, paint=common.painter(sys.stderr)) if common.interactive() else None
     try:
         report = function(common.paths, options=options, progress=bar)
+    except api.GitUnavailable as error:
+        _usage_error(str(error))
     finally:
         if bar is not None:
             bar.close()

@@ -37,6 +37,22 @@ def shown_line(text: str) -> str:
     return text
 
 
+def shown_path(path: str) -> str:
+    """A path that starts a line: `shown`, and behind `./` when it would begin a
+    workflow command (still the same path to whoever reads it)."""
+    text = shown(path)
+    return "./" + text if text.lstrip().startswith(WORKFLOW_COMMAND) else text
+
+
+def undecodable_escaped(text: str) -> str:
+    """`text` valid as UTF-8 (for JSON): the bytes of a name that were not UTF-8 as
+    `shown` writes them."""
+    return _UNDECODABLE.sub(_escape, text) if _UNDECODABLE.search(text) else text
+
+
+_UNDECODABLE = re.compile("[\ud800-\udfff]")
+
+
 def escape_data(text: str) -> str:
     """The message of a GitHub workflow command: `%`, CR and LF as the runner decodes
     them, other control characters as `shown` writes them."""

@@ -22,13 +22,14 @@ def names(paths: list[str], root: Path) -> list[str]:
     return [Path(p).relative_to(root).as_posix() for p in paths]
 
 
-def test_directory_is_walked_for_py_and_pyi_in_sorted_order(tmp_path: Path) -> None:
-    for name in ["b.py", "a.pyi", "pkg/z.py", "pkg/sub/y.py", "notes.txt", "setup.cfg", "pkg/data.json"]:
+def test_directory_is_walked_for_the_rules_suffixes_in_sorted_order(tmp_path: Path) -> None:
+    for name in ["b.py", "a.pyi", "pkg/z.py", "pkg/sub/y.py", "notes.txt", "setup.cfg", "pkg/data.json", "pkg/d.csv"]:
         touch(tmp_path / name)
 
     result = discover([tmp_path])
 
-    assert names(result.files, tmp_path) == ["a.pyi", "b.py", "pkg/sub/y.py", "pkg/z.py"]
+    # .json: the census (ACP011) reads it
+    assert names(result.files, tmp_path) == ["a.pyi", "b.py", "pkg/data.json", "pkg/sub/y.py", "pkg/z.py"]
     assert result.errors == []
     assert all(os.path.isabs(p) for p in result.files)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
-from acp_migrate.escape import shown
+from acp_migrate.escape import shown, shown_path
 from acp_migrate.findings import Finding
 from acp_migrate.report.colour import PLAIN, Painter
 from acp_migrate.results import FileError, Mode, RunResult
@@ -23,17 +23,17 @@ FIX_COMMAND = "acp-migrate fix"
 def format_finding(finding: Finding, paint: Painter = PLAIN, *, mark_fixable: bool = False) -> str:
     """`path:line:col: CODE message`; with `mark_fixable` (check's lines), `CODE [*]` for
     what `fix` rewrites, as ruff's concise format marks it."""
-    where = f"{paint(shown(finding.path), 'bold')}:{finding.line}:{finding.column}:"
+    where = f"{paint(shown_path(finding.path), 'bold')}:{finding.line}:{finding.column}:"
     marker = " [*]" if mark_fixable and finding.fixable else ""
     return f"{where} {paint(finding.code, 'red', 'bold')}{marker} {shown(finding.message)}"
 
 
 def format_error(error: FileError) -> str:
-    return f"{shown(error.path)}: error: {shown(error.reason)}"
+    return f"{shown_path(error.path)}: error: {shown(error.reason)}"
 
 
 def format_warning(warning: FileError) -> str:
-    return f"{shown(warning.path)}: warning: {shown(warning.reason)}"
+    return f"{shown_path(warning.path)}: warning: {shown(warning.reason)}"
 
 
 def render_errors(result: RunResult) -> str:

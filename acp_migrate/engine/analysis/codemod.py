@@ -40,9 +40,17 @@ def source_encoding(source: bytes) -> str:
         return "utf-8"
     name = match.group(1).decode("ascii")
     try:
-        return codecs.lookup(name).name
+        codec = codecs.lookup(name)
     except LookupError:
-        raise SourceError(f"unknown encoding {name!r} in the coding cookie") from None
+        raise SourceError(f"unknown encoding {name!r} in the coding cookie: name a text encoding, such as utf-8") from None
+    try:
+        "".encode(codec.name)  # a bytes-to-bytes codec (`hex`, `rot13`) refuses
+    except LookupError:
+        raise SourceError(
+            f"the coding cookie names {name!r}, which is not a text encoding (Python cannot read the file either):"
+            " name a text encoding, such as utf-8"
+        ) from None
+    return codec.name
 
 
 class UndecodableSource(SourceError):
@@ -59,10 +67,17 @@ def check_decodable(source: bytes) -> str:
     if encoding == "utf-8" and source.isascii():  # most files: ASCII is UTF-8
         return encoding
     try:
-        source.decode(encoding)
+        text = source.decode(encoding)
     except UnicodeDecodeError as error:
         line = source.count(b"\n", 0, error.start) + 1
         raise UndecodableSource(f"cannot decode as {encoding} at line {line}: {error.reason}") from None
+    # fix writes the text back in its encoding: one that does not give the same bytes
+    # (`unicode_escape` turns line breaks into `\n`) would rewrite the whole file.
+    if encoding not in ("utf-8", "utf-8-sig") and text.encode(encoding) != source:
+        raise UndecodableSource(
+            f"{encoding} does not encode the file's text back to its bytes (fix could not keep them):"
+            " re-encode the file as UTF-8 and drop its coding cookie"
+        )
     return encoding
 
 
@@ -81,6 +96,24 @@ _MAX_DEPTH = 300
 # file takes 3 minutes and 6 GB. The largest hand-written modules of Django, SymPy,
 # pandas or SciPy are under 0.5 MB; bigger files with legacy tokens are refused.
 MAX_PARSE_BYTES = 2 * 1024 * 1024
+# Its memory follows the tokens, not the bytes: up to 3.5 kB a token (`f(a,a,...)`), a
+# line costing about three (`a;a;...` and `a\na\n...` need 1 GB for 200 kB, where a
+# real module needs 0.4 GB for 1 MB), and its native parser aborts the process when
+# memory runs out. Measured under a 1.5 GB address-space cap (a CI job's): 400,000
+# units of `parse_cost` peak at 1.4 GB; a real module is one unit per 3.3 bytes.
+MAX_PARSE_COST = 300_000
+_PARSE_UNIT = re.compile(rb"\w+|[^\w \t\f\r\n]")  # a name, a number, or a character of punctuation
+
+
+def parse_cost(source: bytes) -> int:
+    """About how many tokens LibCST makes of `source`, a line counting for three (its
+    newline token and the line's nodes): what bounds its memory. An upper bound for
+    comments and strings, whose words count as tokens."""
+    return _PARSE_UNIT.subn(b"", source)[1] + 3 * source.count(b"\n")
+
+
+def within_parse_limits(source: bytes) -> bool:
+    return len(source) <= MAX_PARSE_BYTES and parse_cost(source) <= MAX_PARSE_COST
 
 
 def parse_for_screening(source: bytes):
@@ -94,6 +127,11 @@ def parse_for_screening(source: bytes):
     if len(source) > MAX_PARSE_BYTES:
         raise SourceError(
             f"too large to analyse: {len(source) / 2**20:.1f} MiB (the limit is {MAX_PARSE_BYTES // 2**20} MiB)"
+        )
+    if (cost := parse_cost(source)) > MAX_PARSE_COST:
+        raise SourceError(
+            f"too large to analyse: about {cost:,} tokens and lines (the limit is {MAX_PARSE_COST:,}, what the"
+            " parser's memory allows): split the file, or exclude it (`extend-exclude`)"
         )
     try:
         with warnings.catch_warnings():  # `"\d"` and the like: not ours to report
@@ -427,7 +465,7 @@ def analyze_source(
         analysis = _analyze_document(
             source.decode(encoding), document_rules, path=path, fix=fix, encoding=encoding, report_filter=report_filter
         )
-    elif len(source) <= MAX_PARSE_BYTES and not may_report(source):
+    elif within_parse_limits(source) and not may_report(source):
         # The screen: no construct a rule reports on (a token only in prose, say).
         analysis = SourceAnalysis(encoding=encoding)
     else:

@@ -55,13 +55,15 @@ def _irrelevant(lines: list[bytes], tree: ast.Module) -> list[ast.stmt]:
     kept: list[bytes] = []  # the source of every top-level statement that stays whole
     constants: set[bytes] = set()  # names bound by top-level assignments holding a token
     docstring = _docstring(tree)
-    for statement in tree.body:
-        segment = b"".join(lines[_first_line(statement) - 1 : statement.end_lineno or statement.lineno])
-        if isinstance(statement, _DEFINITIONS) and _hollowable(statement, lines) and not may_contain_legacy(segment):
+    holds_token = False
+    for statement, segment, repeated in _segments(lines, tree.body):
+        holds_token = holds_token if repeated else may_contain_legacy(segment)
+        if isinstance(statement, _DEFINITIONS) and _hollowable(statement, lines) and not holds_token:
             candidates.append((statement, segment))
         elif statement is not docstring:  # prose: its words use no name
-            kept.append(segment)
-            if isinstance(statement, (ast.Assign, ast.AnnAssign)) and may_contain_legacy(segment):
+            if not repeated:
+                kept.append(segment)
+            if isinstance(statement, (ast.Assign, ast.AnnAssign)) and holds_token:
                 targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
                 constants.update(t.id.encode() for t in targets if isinstance(t, ast.Name) and t.id.isascii())
     # An import inside a definition binds its name for the whole file, as rules resolve
@@ -129,6 +131,20 @@ def hollow_out(source: bytes, tree: ast.Module, looked_up: frozenset[str] = froz
     return Hollowed(b"".join(kept), origin)
 
 
+def _segments(lines: list[bytes], statements: list[ast.stmt]) -> Iterator[tuple[ast.stmt, bytes, bool]]:
+    """Each statement, the source of its lines, and whether they are the previous
+    statement's lines: statements on one line (`a; a; a`) share one segment, as copying
+    or scanning the line once per statement would be quadratic in its length."""
+    previous: tuple[int, int] | None = None
+    segment = b""
+    for statement in statements:
+        span = (_first_line(statement) - 1, statement.end_lineno or statement.lineno)
+        repeated = span == previous
+        if not repeated:
+            segment, previous = b"".join(lines[span[0] : span[1]]), span
+        yield statement, segment, repeated
+
+
 def _body_lines(statement: ast.stmt) -> tuple[int, int]:
     """The 0-based [start, end) lines of a hollowable definition's body."""
     return _first_line(statement.body[0]) - 1, statement.end_lineno or statement.lineno  # type: ignore[attr-defined]
@@ -145,14 +161,14 @@ def _unused_imports(
     docstring = _docstring(tree)
     text: list[bytes] = []
     imports: list[tuple[int, ast.stmt]] = []
-    for index, statement in enumerate(tree.body):
+    for index, (statement, segment, repeated) in enumerate(_segments(lines, tree.body)):
         if isinstance(statement, (ast.Import, ast.ImportFrom)):
             imports.append((index, statement))
         elif id(statement) in hollowed:  # what stays of it: its header
             header_start = statement.lineno if isinstance(statement, _FUNCTIONS) else _first_line(statement)
             text += lines[header_start - 1 : _body_lines(statement)[0]]
-        elif statement is not docstring:
-            text += lines[_first_line(statement) - 1 : statement.end_lineno or statement.lineno]
+        elif statement is not docstring and not repeated:
+            text.append(segment)
     used = {*_WORD.findall(b"".join(text)), b"*", *(name.encode() for name in looked_up)}
     first_definition = next((s.lineno for s in tree.body if isinstance(s, _DEFINITIONS)), None)
     before_definitions = [s for _, s in imports if first_definition is None or s.lineno < first_definition]

@@ -234,8 +234,8 @@ class FileSelector:
 class GitIgnore:
     """What git ignores (`.gitignore`, `.git/info/exclude`, the global excludes file), asked of
     git itself: once per work tree, `git ls-files --others --ignored --exclude-standard
-    --directory`. Outside a work tree, or without git, nothing is ignored. Tracked files are
-    never ignored, as for git."""
+    --directory`. Outside a work tree, or without git, nothing is ignored; a repository git
+    refuses to read stops the run (GitUnavailable). Tracked files are never ignored, as for git."""
 
     def __init__(self) -> None:
         self._git = shutil.which("git")
@@ -316,7 +316,7 @@ class GitIgnore:
             if has_git is None:
                 has_git = os.path.lexists(os.path.join(probe, ".git"))
             if parent == probe or has_git:
-                top = self._ask_git(probe)
+                top = self._ask_git(probe, has_git=has_git)
                 break
             probe = parent
         else:
@@ -326,21 +326,29 @@ class GitIgnore:
             self._toplevel[folder] = top
         return top
 
-    def _ask_git(self, folder: str) -> str | None:
-        answer = self._run(folder, "rev-parse", "--is-inside-work-tree", "--show-toplevel")
-        lines = answer.splitlines() if answer is not None else []
+    def _ask_git(self, folder: str, *, has_git: bool) -> str | None:
+        try:
+            answer = self._run(folder, "rev-parse", "--is-inside-work-tree", "--show-toplevel").rstrip("\n")
+        except GitUnavailable as error:
+            # A `.git` git does not take for a repository (an empty folder marking a
+            # project's root) ignores nothing; one it refuses to read is no such folder.
+            if has_git and "not a git repository" not in error.reason:
+                raise
+            return None
+        lines = answer.splitlines()
         return os.path.realpath(lines[1]) if len(lines) == 2 and lines[0] == "true" else None
 
     def _ignored_in(self, top: str) -> tuple[frozenset[str], frozenset[str]]:
         if top not in self._ignored:
             listing = self._run(top, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory")
-            entries = [entry for entry in (listing or "").split("\0") if entry]
+            entries = [entry for entry in listing.split("\0") if entry]
             files = frozenset(entry for entry in entries if not entry.endswith("/"))
             dirs = frozenset(entry.rstrip("/") for entry in entries if entry.endswith("/"))
             self._ignored[top] = (files, dirs)
         return self._ignored[top]
 
-    def _run(self, cwd: str, *args: str) -> str | None:
+    def _run(self, cwd: str, *args: str) -> str:
+        """Git's answer; GitUnavailable when it gives none."""
         assert self._git is not None
         try:
             completed = subprocess.run(
@@ -351,11 +359,25 @@ class GitIgnore:
                 stdin=subprocess.DEVNULL,
                 env=_git_environment(),
             )
-        except (OSError, subprocess.SubprocessError):
-            return None
+        except (OSError, subprocess.SubprocessError) as error:
+            raise GitUnavailable(cwd, f"git did not answer: {error}") from None
         if completed.returncode != 0:
-            return None
-        return os.fsdecode(completed.stdout).rstrip("\n") if args[0] == "rev-parse" else os.fsdecode(completed.stdout)
+            said = os.fsdecode(completed.stderr).strip().splitlines()
+            raise GitUnavailable(cwd, said[0].removeprefix("fatal: ") if said else f"git exited {completed.returncode}")
+        return os.fsdecode(completed.stdout)
+
+
+class GitUnavailable(Exception):
+    """Git cannot answer for a repository a run reads (it refuses one owned by another
+    user: "dubious ownership", common in CI containers). The run stops: going on without
+    the ignore files would rewrite what they exclude."""
+
+    def __init__(self, folder: str, reason: str) -> None:
+        super().__init__(
+            f"git cannot read the repository at {folder}, so its ignore files cannot be honoured: {reason}"
+            f" (trust it with `git config --global --add safe.directory {folder}`, or run with --no-respect-gitignore)"
+        )
+        self.reason = reason
 
 
 # The scanned repository is a stranger's (a pull request in CI): none of its settings may
@@ -382,6 +404,7 @@ def _git_environment() -> dict[str, str]:
         GIT_OPTIONAL_LOCKS="0",  # a read-only question takes no lock, writes no index
         GIT_PAGER="cat",
         PAGER="cat",
+        LC_ALL="C",  # its messages in English: `_ask_git` reads them
     )
     return environment
 

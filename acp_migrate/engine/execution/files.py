@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import signal
 import stat
 from collections.abc import Iterable, Iterator, Sequence
 
@@ -124,8 +125,24 @@ def write_atomic(
     `expect`: what the target held when it was read; if it holds something else now
     (an editor saved it meanwhile), it is refused, not overwritten.
     """
-    with _checked_folder(path, roots) as (folder, name):
-        _write_in(folder, name, data, create=create, expect=expect)
+    with staged_write(path, data, create=create, roots=roots, expect=expect):
+        pass
+
+
+@contextlib.contextmanager
+def staged_write(
+    path: str,
+    data: bytes,
+    *,
+    create: bool = False,
+    roots: Sequence[str] | None = None,
+    expect: Unchanged | None = None,
+) -> Iterator[None]:
+    """`write_atomic` in two steps: the checks and the temp file on entry (FileAccessError
+    there: nothing was written), the rename on leaving the block, unless it raises. What
+    the block writes (a file's companions) is written only for a file that can be."""
+    with _checked_folder(path, roots) as (folder, name), _staged_in(folder, name, data, create=create, expect=expect):
+        yield
 
 
 def delete_file(path: str, *, roots: Sequence[str] | None = None, expect: Unchanged | None = None) -> None:
@@ -181,7 +198,8 @@ def _check_inside(folder: int, directory: str, name: str, roots: Sequence[str]) 
     raise FileAccessError(f"not written: its real path {os.path.join(real, name)} is outside the project")
 
 
-def _write_in(folder: int, name: str, data: bytes, *, create: bool, expect: Unchanged | None) -> None:
+@contextlib.contextmanager
+def _staged_in(folder: int, name: str, data: bytes, *, create: bool, expect: Unchanged | None) -> Iterator[None]:
     try:
         original: os.stat_result | None = os.stat(name, dir_fd=folder, follow_symlinks=False)
     except FileNotFoundError as exc:
@@ -195,34 +213,63 @@ def _write_in(folder: int, name: str, data: bytes, *, create: bool, expect: Unch
     if original is not None and (not original.st_mode & 0o222 or not os.access(name, os.W_OK, dir_fd=folder)):
         raise FileAccessError("permission denied: file is read-only")
 
-    temp_name = f".{name}.{os.getpid()}.{os.urandom(4).hex()}{TEMP_SUFFIX}"
+    temp_name = _temp_name(folder, name)
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
-    try:  # from the open on: a stop arriving right after it leaves no temp file behind
-        fd = os.open(temp_name, flags, 0o600, dir_fd=folder)
-        with os.fdopen(fd, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            if original is not None:
-                os.fchmod(stream.fileno(), stat.S_IMODE(original.st_mode))
-                _keep_owner(stream.fileno(), original)
-            else:
-                umask = os.umask(0)
-                os.umask(umask)
-                os.fchmod(stream.fileno(), 0o666 & ~umask)
-            os.fsync(stream.fileno())
-        if expect is not None and _check_unchanged(folder, name, expect, data):
-            _remove_quietly_in(folder, temp_name)  # it holds `data` already (another run's fix)
-            return
-        os.replace(temp_name, name, src_dir_fd=folder, dst_dir_fd=folder)
-    except BaseException as exc:
-        _remove_quietly_in(folder, temp_name)
-        if isinstance(exc, OSError):
-            raise FileAccessError(describe_os_error(exc)) from exc
-        raise
+    with _stops_held():
+        try:  # from the open on: a stop arriving right after it leaves no temp file behind
+            fd = os.open(temp_name, flags, 0o600, dir_fd=folder)
+            with os.fdopen(fd, "wb") as stream:
+                stream.write(data)
+                stream.flush()
+                if original is not None:
+                    os.fchmod(stream.fileno(), stat.S_IMODE(original.st_mode))
+                    _keep_owner(stream.fileno(), original)
+                else:
+                    umask = os.umask(0)
+                    os.umask(umask)
+                    os.fchmod(stream.fileno(), 0o666 & ~umask)
+                os.fsync(stream.fileno())
+            yield
+            if expect is not None and _check_unchanged(folder, name, expect, data):
+                _remove_quietly_in(folder, temp_name)  # it holds `data` already (another run's fix)
+                return
+            os.replace(temp_name, name, src_dir_fd=folder, dst_dir_fd=folder)
+        except BaseException as exc:
+            _remove_quietly_in(folder, temp_name)
+            if isinstance(exc, OSError):
+                raise FileAccessError(describe_os_error(exc)) from exc
+            raise
     try:
         os.fsync(folder)  # makes the rename durable; not possible everywhere: best effort
     except OSError:
         pass
+
+
+@contextlib.contextmanager
+def _stops_held() -> Iterator[None]:
+    """A stop (Ctrl-C, SIGTERM, the pool's STOP_WORKER) arriving during a write takes
+    effect when it is done: a file is renamed whole or not at all, no temp file left."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    from acp_migrate.engine.execution.pool import STOP_WORKER
+
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM, STOP_WORKER})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+def _temp_name(folder: int, name: str) -> str:
+    """`.NAME.PID.RANDOM.acp-migrate.tmp`, NAME cut short enough for the file system's
+    limit on a name's bytes (a file named near it could not be written otherwise)."""
+    tail = f".{os.getpid()}.{os.urandom(4).hex()}{TEMP_SUFFIX}"
+    try:
+        limit = os.fpathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        limit = 255
+    return "." + os.fsdecode(os.fsencode(name)[: limit - 1 - len(tail)]) + tail
 
 
 def _check_unchanged(folder: int, name: str, expect: Unchanged, data: bytes | None) -> bool:

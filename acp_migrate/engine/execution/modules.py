@@ -45,15 +45,17 @@ def file_system_modules(importer: str) -> ModuleSource:
 
     def source(module: str, importing: str | None) -> tuple[str, bytes] | None:
         # (a Path only when asked: a run makes one source per file of the tree)
-        from acp_migrate.engine.analysis import MAX_PARSE_BYTES
+        from acp_migrate.engine.analysis import MAX_PARSE_BYTES, within_parse_limits
         from acp_migrate.engine.execution.files import FileAccessError, read_source
 
         for candidate in candidate_paths(module, Path(importing or importer).absolute()):
             try:
                 # The guarded reader: a FIFO, a device or a huge file is not the module.
-                return str(candidate), read_source(str(candidate), limit=MAX_PARSE_BYTES)
+                found = read_source(str(candidate), limit=MAX_PARSE_BYTES)
             except FileAccessError:
                 continue
+            # One the parser cannot afford is not read either, as if it were not there.
+            return (str(candidate), found) if within_parse_limits(found) else None
         return None
 
     return source

@@ -27,10 +27,11 @@ from acp_migrate.engine.execution.files import (
     describe_os_error,
     read_source,
     remove_leftovers,
+    staged_write,
     write_atomic,
 )
 from acp_migrate.engine.execution.modules import file_system_modules
-from acp_migrate.engine.execution.pool import WORKER_DIED, available_cores, run_in_workers, stop_requested
+from acp_migrate.engine.execution.pool import WorkerDied, available_cores, run_in_workers, working_on
 from acp_migrate.engine.execution.postcondition import checked
 from acp_migrate.findings import Finding, SourceError
 from acp_migrate.results import CompanionFile, FileError, FileOutcome, Mode, RunResult
@@ -288,20 +289,25 @@ def process_file(job: FileJob, source: bytes | None = None) -> FileOutcome:
     if job.mode is Mode.DIFF:
         return replace(outcome, original=source, fixed_source=fixed, companions=[c for _, c in companions])
     try:
-        # The companions first: the fixed source never imports a file that is not there.
-        for target, companion in companions:
-            content = analysis.companions[companion.path_in_folder]
-            write_atomic(
-                target,
-                content,
-                create=companion.original is None,
-                roots=job.roots,
-                expect=Unchanged(companion.original),
-            )
+        # The file staged first (a file that cannot be written leaves its companions
+        # unwritten), then the companions, then the file renamed into place: the fixed
+        # source never imports a file that is not there.
+        with (
+            contextlib.nullcontext()
+            if analysis.deleted
+            else staged_write(job.path, fixed, roots=job.roots, expect=Unchanged(source))
+        ):
+            for target, companion in companions:
+                content = analysis.companions[companion.path_in_folder]
+                write_atomic(
+                    target,
+                    content,
+                    create=companion.original is None,
+                    roots=job.roots,
+                    expect=Unchanged(companion.original),
+                )
         if analysis.deleted:
             delete_file(job.path, roots=job.roots, expect=Unchanged(source))
-        else:
-            write_atomic(job.path, fixed, roots=job.roots, expect=Unchanged(source))
     except FileAccessError as exc:
         return _unwritten(outcome, exc.reason)
     except Exception as exc:
@@ -437,8 +443,11 @@ def _in_workers(
     died: list[FileJob] = []
     with contextlib.closing(run_in_workers(functools.partial(_work, template, cwd), items, workers)) as results:
         for item, result in results:
-            if result is WORKER_DIED:
-                died += [item[0]] if isinstance(item, tuple) else [template.at(path, cwd) for path in item]
+            if isinstance(result, WorkerDied):
+                jobs = [item[0]] if isinstance(item, tuple) else [template.at(path, cwd) for path in item]
+                # The file a worker died on is not tried again: it would only die again.
+                yield from (_crashed(job) for job in jobs if result.killed_by(job.path))
+                died += [job for job in jobs if not result.killed_by(job.path)]
             elif isinstance(result, FileOutcome):
                 yield result
             else:
@@ -449,22 +458,25 @@ def _in_workers(
     # files goes again, alone in a process, so only a file that kills it is lost.
     for job in sorted(died, key=lambda job: job.path):
         for _, outcome in run_in_workers(process_file, [job], 1):
-            if outcome is WORKER_DIED:
-                outcome = FileOutcome(path=job.display_path, error="internal error: the analysis crashed its process")
-            yield outcome
+            yield _crashed(job) if isinstance(outcome, WorkerDied) else outcome
+
+
+def _crashed(job: FileJob) -> FileOutcome:
+    return FileOutcome(path=job.display_path, error="internal error: the analysis crashed its process")
 
 
 def _work(template: FileJob, cwd: str, item: tuple[FileJob, bytes] | list[str]):
     """In a worker: a candidate's outcome, or for a batch of paths (display paths of the
     files with nothing to say, the other outcomes)."""
     if isinstance(item, tuple):
+        working_on(item[0].path)
         return process_file(*item)
     clean: list[str] = []
     others: list[FileOutcome] = []
     for path in item:
-        if stop_requested():
-            break
-        outcome = process_file(template.at(path, cwd))
+        job = template.at(path, cwd)
+        working_on(job.path)
+        outcome = process_file(job)
         if outcome == FileOutcome(path=outcome.path):
             clean.append(outcome.path)
         else:
