@@ -133,7 +133,7 @@ def render_fix(
 
 
 def _written_verb(outcome: FileOutcome) -> str:
-    """ "Fixed" only where a finding was fixed; "Changed" where fix only wrote a TODO."""
+    """`Fixed` only where a finding was fixed; `Changed` where fix only wrote a TODO."""
     if outcome.deleted:
         return "Deleted"
     return "Fixed" if _fixed_in(outcome) else "Changed"

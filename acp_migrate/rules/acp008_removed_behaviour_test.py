@@ -70,6 +70,7 @@ class RemovedBehaviourTest(Rule):
     name = "removed-behaviour-test"
     summary = "A test of the removed `slash_commands` field is rewritten to test the per-session advertisement, or removed."
     fixable = True
+    claims = True  # the tests it removes or rewrites (FileContext.claim)
     triggers = LEGACY_TOKENS
     screen_words = LEGACY_KEYS
     # assertions of absence and old-JSON fixtures are no test of the removed field
@@ -172,7 +173,7 @@ class RemovedBehaviourTest(Rule):
 
     def _removes_at(self, lineage: Sequence[cst.CSTNode]) -> bool:
         tests = self._tests()
-        return tests is not None and tests.removes_at(lineage)
+        return tests is not None and tests.removes_at(lineage, planned=True)
 
     def visit_Module(self, node: cst.Module) -> None:
         tests = self._tests()

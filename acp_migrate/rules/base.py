@@ -75,6 +75,10 @@ class Rule(RuleBase):
     # Names (fnmatch patterns, any case) of files or folders the rule leaves alone though
     # it reads their suffix: a text rule's historical documents (`rfcs`, `CHANGELOG*`).
     skipped_names: ClassVar[tuple[str, ...]] = ()
+    # Whether the rule claims code (`FileContext.claim`): it then runs though deselected,
+    # its reports dropped as any deselected rule's, so that ignoring it never makes other
+    # rules report in the code it owns.
+    claims: ClassVar[bool] = False
 
     def __init_subclass__(cls, **keywords: object) -> None:
         super().__init_subclass__(**keywords)

@@ -632,7 +632,9 @@ def _analyze_candidate(
     context = FileContext(
         module, settings, dropped=dropped, modules=modules, project=project, path=path, kept_by_check=may_contain_legacy
     )
-    rules = [rule(context) for rule in PYTHON_RULES if settings.enabled(rule.code) and rule.is_candidate(source)]
+    # A rule that claims code runs deselected too (its reports go below): its claim holds.
+    running = [rule for rule in PYTHON_RULES if settings.enabled(rule.code) or rule.claims]
+    rules = [rule(context) for rule in running if rule.is_candidate(source)]
     try:
         walk(module, RuleDispatcher(context, rules, skip=skipped))
     except RecursionError:
