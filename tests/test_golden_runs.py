@@ -75,6 +75,7 @@ RUNS = (
     Run("rewire-attrs-define", "AttrsAgent(conn)", "new", "web"),
     Run("rewire-base-hook-other-package", "AppAgent()", "new", "web", module="app.agent"),
     Run("rewire-bind-in-on-connect-without-init", "TinyAgent()", "new", "web"),
+    Run("rewire-capabilities-dict-call-in-initialize-result", "DictAgent()", "new load", "web"),
     Run("rewire-comprehension-loop-variable", "ComprehensionAgent()", "new", "web test"),
     # load: of a session it does not have (its own-list path needs the new session's cwd)
     Run(

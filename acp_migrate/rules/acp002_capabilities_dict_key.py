@@ -2,7 +2,9 @@
 `"agentCapabilities"` of a dict (an initialize result built by hand).
 
 The dict may be a literal or `dict(...)` at either level (`{"agentCapabilities":
-dict(slashCommands=x)}`, `dict(agentCapabilities={...})`), a local the function places
+dict(slashCommands=x)}`, `dict(agentCapabilities={...})`), the capabilities given to an
+initialize result as a dict (`InitializeResponse(agent_capabilities=dict(...))`, which
+pydantic validates into them), a local the function places
 under `"agentCapabilities"` (`caps = {...}; ...; {"agentCapabilities": caps}`), or the
 key may be set on a value known to be a capabilities dict
 (`result["agentCapabilities"]["slashCommands"] = x`, `data["slashCommands"] = x` on a
@@ -22,6 +24,7 @@ from acp_migrate.rules.shared import (
     ADVERTISES,
     CAPABILITY_KEYS,
     CAPS_DICT,
+    INITIALIZE_CLASSES,
     LEGACY_KEYS,
     LEGACY_TOKENS,
 )
@@ -30,6 +33,7 @@ if TYPE_CHECKING:
     import libcst as cst
 
 PARSING_METHODS = frozenset({"model_validate", "model_validate_json", "parse_obj", "validate"})
+INITIALIZE_BUILDERS = frozenset({"create", "model_construct"})
 
 
 class CapabilitiesDictKey(Rule):
@@ -92,7 +96,9 @@ class CapabilitiesDictKey(Rule):
             self._inbound.update(
                 arg.value for arg in node.args if isinstance(arg.value, cst.Dict) or is_dict_call(arg.value)
             )
-        if is_dict_call(node):
+        # `dict(agentCapabilities={...})`, and `InitializeResponse(agent_capabilities=dict(...))`:
+        # pydantic validates the dict into the capabilities.
+        if is_dict_call(node) or self._builds_initialize_result(node):
             for arg in node.args:
                 if arg.keyword is not None and arg.keyword.value in CAPABILITY_KEYS:
                     self._remove_legacy_keys(arg.value)
@@ -115,6 +121,15 @@ class CapabilitiesDictKey(Rule):
     def leave_Dict(self, original_node: cst.Dict) -> None:
         if original_node in self._inbound:
             self._inbound_depth -= 1
+
+    def _builds_initialize_result(self, node: cst.Call) -> bool:
+        """`InitializeResponse(...)` or its `create` / `model_construct` (not a parsing method)."""
+        import libcst as cst
+
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in INITIALIZE_BUILDERS:
+            func = func.value
+        return self.context.is_schema_class(func, INITIALIZE_CLASSES)
 
     @staticmethod
     def _is_dict_call(node: cst.BaseExpression) -> bool:
