@@ -73,6 +73,7 @@ class Run:
 RUNS = (
     Run("rewire-aliased-sdk-imports", "AliasedAgent()", "new", "web", own={"new": "web"}),
     Run("rewire-attrs-define", "AttrsAgent(conn)", "new", "web"),
+    Run("rewire-awaited-discovered-commands", "DiscoveringAgent()", "new load", "web"),
     Run("rewire-base-hook-other-package", "AppAgent()", "new", "web", module="app.agent"),
     Run("rewire-bind-in-on-connect-without-init", "TinyAgent()", "new", "web"),
     Run("rewire-capabilities-dict-call-in-initialize-result", "DictAgent()", "new load", "web"),

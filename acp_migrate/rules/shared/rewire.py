@@ -73,7 +73,9 @@ def rewire(context: FileContext, origin: cst.BaseExpression) -> None:
     class (or classes) it was advertised for, or raise CannotRewire."""
     targets = agent_classes(context)
     check_unconditional(context)
-    at_site = uses_locals(origin, targets[0][2], targets[0][1])
+    # An awaited list (`await self._discover_commands()`) is advertised as the value
+    # `initialize` awaits, as it was: the advertiser takes no coroutine.
+    at_site = uses_locals(origin, targets[0][2], targets[0][1]) or _contains_await(origin)
     # Every class's edits are computed before any is registered: a CannotRewire for one
     # leaves the tree alone.
     rewired = dict(context.rewired)
@@ -138,8 +140,8 @@ def _plan(
         if done != origin_code:
             raise CannotRewire(f"class `{agent.name.value}` already advertises `{context.code(origin)}`")
         return None
-    if _contains_await(origin):
-        raise CannotRewire("it awaits, and the advertiser takes a plain value or a function returning one")
+    if _contains_await(origin) and initialize.asynchronous is None:
+        raise CannotRewire(f"it awaits, and `{agent.name.value}.initialize` is not async")
     body = initialize.body
     if not isinstance(body, cst.IndentedBlock):
         raise CannotRewire(f"`{agent.name.value}.initialize` is a one-line body the codemod cannot extend")
@@ -182,7 +184,7 @@ def _plan(
 def _advertised(context: FileContext, origin: cst.BaseExpression, at_site: bool) -> str:
     """What `advertise` is given, as code: a name or a call without arguments as the
     callable it calls (the advertiser calls it at each setup), else a lambda; the value
-    itself where it uses `initialize`'s locals (`at_site`)."""
+    itself where it uses `initialize`'s locals or awaits (`at_site`)."""
     if at_site:
         return source_of(context.module, origin)
     if isinstance(origin, cst.Name):
