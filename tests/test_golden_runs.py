@@ -95,6 +95,7 @@ RUNS = (
     Run("rewire-inherited-handlers-other-module", "SkillAgent(conn)", "new load", "web", module="pool.agent"),
     Run("rewire-list-uses-initialize-parameter", "ClientAwareAgent()", "new", "web"),
     Run("rewire-merge-session-list", "MergingAgent()", "new", "review", own={"new": "help"}),
+    Run("rewire-mixin-initialize-concrete-on-connect", "MixedAgent()", "new load", "web"),
     Run("rewire-module-constant-capabilities", "ConstantAgent()", "new", "web"),
     Run(
         "rewire-race-patterns",

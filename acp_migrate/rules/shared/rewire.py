@@ -15,7 +15,8 @@ each such class it edits the class to use the runtime shim:
 - binds it to the connection as the first statement of `initialize` (every session
   setup comes after it), from the attribute that holds the connection (a dataclass
   field annotated with a connection type, or a connection parameter of `__init__` or
-  `on_connect` stored on `self`, in the class or a base of the project): beside
+  `on_connect` stored on `self`, in the class or a base of the project, or for a mixin
+  in every class of its module made of it): beside
   `advertise`, so that no override of `on_connect` without super() (a subclass in a
   file fix never reads) leaves it unbound. Where no attribute holds the connection, in
   `on_connect(conn)`. Never in `__init__`: an SDK factory calls it before the
@@ -53,7 +54,7 @@ from acp_migrate.rules.shared.list_owner import (
     self_name,
     uses_locals,
 )
-from acp_migrate.rules.shared.project_classes import connection_attribute
+from acp_migrate.rules.shared.project_classes import connection_attribute, subclasses_connection_attribute
 from acp_migrate.rules.shared.runtime_import import NoImportSection, add_runtime_import, runtime_import
 
 CONNECTION_HOOK = "on_connect"
@@ -253,9 +254,10 @@ def _create_and_bind(
     elif on_connect is not None:
         created_in_on_connect = True
     else:
-        # The connection arrives in a base class (another file, another package): the
-        # advertiser is made and bound where every setup starts, first in `initialize`.
-        attribute = connection_attribute(context, agent)
+        # The connection arrives in a base class (another file, another package), or, for
+        # a mixin, in the module's classes made of it: the advertiser is made and bound
+        # where every setup starts, first in `initialize`.
+        attribute = connection_attribute(context, agent) or subclasses_connection_attribute(context, agent)
         if attribute is None:
             raise CannotRewire(
                 f"class `{name}` has no `__init__` or `{CONNECTION_HOOK}(conn)` to create a {ADVERTISER_CLASS} in,"
