@@ -139,6 +139,7 @@ RUNS = (
     # The vendored shim, imported as fix wrote the import: absolutely, as a script, relatively.
     Run("vendored-absolute-imports", "CoderAgent()", "new", "review", module="app.agents.coder"),
     Run("vendored-script-layout", "TinyAgent()", "new", "web"),
+    Run("vendored-crlf-project", "TinyAgent()", "new", "web"),
     # PEP 420 namespace packages run with `-m` (no __init__.py), and a src/ layout.
     Run("vendored-namespace-package-relative-imports", "CoderAgent()", "new", "review", module="acme.agents.coder"),
     Run("vendored-namespace-package-absolute-sibling", "CoderAgent()", "new", "review", module="acme.agents.coder"),
