@@ -3,8 +3,9 @@
 Two layers:
 - plumbing, in process with a fake analysis (`LEGACY`/`MANUAL`/`SYNTAX` markers), so
   exit codes and stream separation are pinned whatever the rules do;
-- end to end, the installed `acp-migrate` executable as a subprocess in real temporary
-  git repositories, with the real codemod.
+- end to end, the command as the console script runs it (in process: tests/support/command.py)
+  in real temporary git repositories, with the real codemod; the installed executable
+  itself, as a subprocess, where the process is what is tested.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.command import run_acp_migrate
 from typer.testing import CliRunner
 
 from acp_migrate import __version__, api
@@ -435,7 +437,7 @@ def test_the_help_shows_the_options_each_command_takes() -> None:
         assert text.index("Rule selection:") < text.index("File selection:") < text.index("Configuration:")
 
 
-# --- end to end: the installed executable, the real codemod ----------------------------------
+# --- end to end: the command's entry point, the real codemod ---------------------------------
 
 
 def executable() -> str:
@@ -446,7 +448,7 @@ def executable() -> str:
 
 
 def acp_migrate(*args: str, cwd: Path) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([executable(), *args], cwd=cwd, capture_output=True, timeout=120)
+    return run_acp_migrate(*args, cwd=cwd)
 
 
 def git_repo(path: Path) -> Path:
@@ -477,7 +479,7 @@ def repo(tmp_path: Path) -> Path:
 
 
 def test_version(repo: Path) -> None:
-    result = acp_migrate("--version", cwd=repo)
+    result = subprocess.run([executable(), "--version"], cwd=repo, capture_output=True, timeout=120)
 
     assert result.returncode == 0
     assert result.stdout.decode().strip() == f"acp-migrate {__version__}"
@@ -488,6 +490,18 @@ def test_python_dash_m_runs_the_same_cli(repo: Path) -> None:
 
     assert result.returncode == 0
     assert result.stdout.decode().strip() == f"acp-migrate {__version__}"
+
+
+def test_the_command_in_process_gives_what_the_installed_script_gives(repo: Path) -> None:
+    write(repo / "agent.py", LEGACY)
+    write(repo / "broken.py", SYNTAX_ERROR)
+    # Exit code 2 with errors on stderr, a patch's raw bytes, and the listing typer lays out.
+    runs = [["check", ".", "missing.py"], ["diff", "agent.py"], ["rules"]]
+
+    for args in runs:
+        process = subprocess.run([executable(), *args], cwd=repo, capture_output=True, timeout=120)
+        here = run_acp_migrate(*args, cwd=repo)
+        assert (here.returncode, here.stdout, here.stderr) == (process.returncode, process.stdout, process.stderr), args
 
 
 def test_start_up_does_not_import_libcst() -> None:

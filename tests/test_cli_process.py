@@ -1,6 +1,7 @@
-"""What depends on the process, through the installed `acp-migrate` executable: TTY detection
-(colour, progress, closing summary) through a pseudo-terminal, exit codes of bad
-configuration and options, `.gitignore` in real git work trees, stdin, `rules`."""
+"""The command as a user runs it: TTY detection (colour, progress, closing summary) through
+a pseudo-terminal, with the installed `acp-migrate` executable (the process is the subject);
+exit codes of bad configuration and options, `.gitignore` in real git work trees, stdin,
+`rules`, through the console script's entry in this process (tests/support/command.py)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-
-pytestmark = pytest.mark.slow  # the installed command, in a process per call
+from support.command import run_acp_migrate
 
 EXECUTABLE = Path(sys.executable).parent / "acp-migrate"
 ANSI = re.compile(rb"\x1b\[[0-9;]*[mK]")
@@ -34,15 +34,13 @@ def environment(**extra: str) -> dict[str, str]:
 
 
 def acp_migrate(*args: str, cwd: Path, stdin: bytes | None = None, **env: str) -> subprocess.CompletedProcess[bytes]:
-    if not EXECUTABLE.exists():
-        pytest.fail(f"{EXECUTABLE} is missing: pip install -e .")
-    return subprocess.run(
-        [str(EXECUTABLE), *args], cwd=cwd, input=stdin, capture_output=True, timeout=120, env=environment(**env)
-    )
+    return run_acp_migrate(*args, cwd=cwd, input=stdin, env=environment(**env))
 
 
 def in_pty(*args: str, cwd: Path, stdout_tty: bool = True, stderr_tty: bool = True) -> tuple[int, bytes, bytes, bytes]:
     """(exit code, what the terminal showed, piped stdout, piped stderr)."""
+    if not EXECUTABLE.exists():
+        pytest.fail(f"{EXECUTABLE} is missing: pip install -e .")
     master, slave = pty.openpty()
     process = subprocess.Popen(
         [str(EXECUTABLE), *args],
@@ -92,6 +90,7 @@ def repo(tmp_path: Path) -> Path:
 # --- terminal or not --------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # the installed command on a terminal: a process per call
 def test_on_a_terminal_output_is_coloured_with_progress_and_a_closing_summary(repo: Path) -> None:
     code, shown, _, _ = in_pty("check", cwd=repo)
 
@@ -119,6 +118,7 @@ def test_piped_output_has_no_colour_progress_or_closing_summary(repo: Path) -> N
     ]
 
 
+@pytest.mark.slow  # the installed command on a terminal: a process per call
 def test_progress_follows_stderr_and_colour_follows_stdout(repo: Path) -> None:
     _, shown_out, _, err = in_pty("check", cwd=repo, stderr_tty=False)
     _, shown_err, out, _ = in_pty("check", cwd=repo, stdout_tty=False)
@@ -129,6 +129,7 @@ def test_progress_follows_stderr_and_colour_follows_stdout(repo: Path) -> None:
     assert out.decode().splitlines()[-2] == "Found 1 finding in 1 file."  # the file keeps its summary
 
 
+@pytest.mark.slow  # the installed command on a terminal: a process per call
 def test_quiet_and_no_color_on_a_terminal(repo: Path) -> None:
     _, quiet, _, _ = in_pty("check", "--quiet", cwd=repo)
     _, plain, _, _ = in_pty("check", "--no-color", cwd=repo)
@@ -139,6 +140,7 @@ def test_quiet_and_no_color_on_a_terminal(repo: Path) -> None:
     assert b"files scanned" in plain
 
 
+@pytest.mark.slow  # the installed command on a terminal: a process per call
 def test_fix_summary_on_a_terminal_counts_changed_files(repo: Path) -> None:
     code, shown, _, _ = in_pty("fix", cwd=repo)
 
@@ -150,6 +152,7 @@ def test_fix_summary_on_a_terminal_counts_changed_files(repo: Path) -> None:
     assert (repo / "agent.py").read_text() == FIXED
 
 
+@pytest.mark.slow  # the installed command on a terminal: a process per call
 def test_check_fix_on_a_terminal_is_fix(repo: Path) -> None:
     code, shown, _, _ = in_pty("check", "--fix", "--show-fixes", cwd=repo)
 
@@ -159,6 +162,7 @@ def test_check_fix_on_a_terminal_is_fix(repo: Path) -> None:
     assert (repo / "agent.py").read_text() == FIXED
 
 
+@pytest.mark.slow  # the installed command on a terminal: a process per call
 def test_an_output_file_leaves_the_terminal_the_closing_summary(repo: Path) -> None:
     code, shown, _, _ = in_pty("check", "-o", "report.txt", cwd=repo)
 
@@ -171,6 +175,7 @@ def test_an_output_file_leaves_the_terminal_the_closing_summary(repo: Path) -> N
     assert report.splitlines()[-2:] == ["Found 1 finding in 1 file.", "[*] 1 fixable with `acp-migrate fix`."]
 
 
+@pytest.mark.slow  # the installed command on a terminal: a process per call
 def test_diff_is_coloured_on_a_terminal_and_plain_when_piped(repo: Path) -> None:
     _, shown, _, _ = in_pty("diff", "agent.py", cwd=repo)
     piped = acp_migrate("diff", "agent.py", cwd=repo)

@@ -4,10 +4,10 @@ excluded folders, suppressions dropping a fix, the bytes of the file kept)."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from support.command import run_acp_migrate
 
 from acp_migrate.engine.analysis.codemod import analyze_source
 
@@ -23,9 +23,7 @@ NESTED = '```json\n{"agentCapabilities": {"loadSession": true, "slashCommands": 
 
 
 def _acp_migrate(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "acp_migrate", *args], check=False, cwd=cwd, capture_output=True, text=True, timeout=120
-    )
+    return run_acp_migrate(*args, cwd=cwd, text=True)
 
 
 def test_an_excluded_history_folder_is_left_as_written(tmp_path: Path) -> None:

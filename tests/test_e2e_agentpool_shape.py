@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import shutil
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,13 +29,13 @@ from typing import Any
 import pytest
 from support import acp_raw
 from support.acp_raw import FROM_AGENT, TO_AGENT, Frame, RawAgent
+from support.command import run_acp_migrate
 from support.sdk_venv import sdk_env, sdk_python
 
 pytestmark = pytest.mark.slow  # the command, then agents on the SDK 0.6.3 virtualenv
 
 SDK = "0.6.3"
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "agentpool_shape"
-CLI = Path(sys.executable).parent / "acp-migrate"
 SETUP_METHODS = ("session/new", "session/load", "session/resume", "session/fork")
 UNKNOWN_SESSION = "never-stored-session"  # load's error path: an empty response
 PAUSED_SESSION = "paused-session"  # resumed without having been opened here
@@ -216,7 +215,7 @@ def observe(
 
 
 def migrate(folder: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(CLI), "fix", str(folder)], check=False, capture_output=True, text=True, timeout=120)
+    return run_acp_migrate("fix", folder, text=True)
 
 
 def sources(folder: Path) -> dict[str, bytes]:

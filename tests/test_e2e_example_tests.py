@@ -21,12 +21,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.command import run_acp_migrate
 from support.git import git
 
 pytestmark = pytest.mark.slow  # the command and the example's own test suite, in processes
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "legacy_agent"
-CLI = Path(sys.executable).parent / "acp-migrate"
 PASSED = re.compile(r"^(tests/\S+\.py::\S+) PASSED", re.MULTILINE)
 COMPAT = "tests/test_capabilities.py::test_old_json_with_slash_commands_still_validates"
 
@@ -60,7 +60,7 @@ def _pytest(folder: Path) -> tuple[int, set[str], str]:
 
 
 def _acp_migrate(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(CLI), *args], cwd=folder, capture_output=True, text=True, timeout=300)
+    return run_acp_migrate(*args, cwd=folder, text=True)
 
 
 def _tests(folder: Path) -> dict[str, str]:

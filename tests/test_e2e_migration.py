@@ -1,4 +1,4 @@
-"""End to end: migrate the bundled legacy agent with the installed CLI, then talk to both
+"""End to end: migrate the bundled legacy agent with the command, then talk to both
 agents over stdio with the official SDK client and compare what a client sees.
 
 Proves the migration keeps every command: each new, loaded, resumed and forked session
@@ -12,21 +12,20 @@ from __future__ import annotations
 import asyncio
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from support.acp_stdio import FROM_AGENT, TO_AGENT, AgentProcess
+from support.command import run_acp_migrate
 
 pytestmark = pytest.mark.slow  # the command, then the example agents over stdio
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "legacy_agent"
-CLI = Path(sys.executable).parent / "acp-migrate"
 SETUP_METHODS = ("session/new", "session/load", "session/resume", "session/fork")
 
 
 def migrate(copy: Path) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([str(CLI), "fix", str(copy)], capture_output=True, timeout=60)
+    return run_acp_migrate("fix", copy)
 
 
 async def legacy_commands(workdir: Path) -> list[dict]:
@@ -109,5 +108,5 @@ def test_migrated_example_advertises_every_command_per_session(tmp_path: Path) -
     second = migrate(copy)
     assert second.returncode == 0, second.stdout.decode()
     assert {p.name: p.read_bytes() for p in copy.glob("*.py")} == migrated
-    check = subprocess.run([str(CLI), "check", str(copy)], capture_output=True, timeout=60)
+    check = run_acp_migrate("check", copy)
     assert check.returncode == 0, check.stdout.decode()

@@ -398,6 +398,7 @@ def test_fix_skipping_unrelated_definitions_writes_what_a_full_traversal_writes(
     assert skipping == fixed()
 
 
+@pytest.mark.slow  # a LibCST parse of every golden input, padded
 def test_fix_finds_the_libcst_statement_of_every_unrelated_definition() -> None:
     import libcst as cst
 

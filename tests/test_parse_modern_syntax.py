@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.command import run_acp_migrate
 
 from acp_migrate.engine.analysis import codemod
 from acp_migrate.engine.analysis import hollow as hollow_module
@@ -111,7 +112,7 @@ def test_the_cli_exits_0_or_1_on_pep695_files(tmp_path: Path) -> None:
     (tmp_path / "agent.py").write_bytes(LEGACY)
 
     def run(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([str(CLI), *args], check=False, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        return run_acp_migrate(*args, cwd=tmp_path, text=True)
 
     clean = run("check", "slash_commands.py")
     assert (clean.returncode, clean.stderr) == (0, "")
@@ -185,7 +186,8 @@ def test_indentation_counts_towards_the_depth() -> None:
 
 @cpython_older_than_pep758
 def test_a_very_deep_modern_file_alone_does_not_crash_the_cli(tmp_path: Path) -> None:
-    # One file: analysed in the CLI's own process; LibCST would crash it at this depth.
+    # One file: analysed in the CLI's own process (no worker), which LibCST would crash at
+    # this depth: the process is the subject.
     (tmp_path / "deep.py").write_text(NEWER + DEEP["not"](20_000) + DEEP["brackets"](5_000))
     result = subprocess.run(
         [str(CLI), "check", "deep.py"], check=False, cwd=tmp_path, capture_output=True, text=True, timeout=120

@@ -11,17 +11,15 @@ from __future__ import annotations
 import asyncio
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-
 from support.acp_stdio import AgentProcess
+from support.command import run_acp_migrate
 
 pytestmark = pytest.mark.slow  # the command, then the example agent over stdio
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "legacy_agent"
-CLI = Path(sys.executable).parent / "acp-migrate"
 CALL = "            slash_commands=skill_commands,\n"
 
 
@@ -34,7 +32,7 @@ def _copy(tmp_path: Path) -> Path:
 
 
 def _fix(copy: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(CLI), "fix", *args], cwd=copy, capture_output=True, text=True, timeout=120)
+    return run_acp_migrate("fix", *args, cwd=copy, text=True)
 
 
 async def _initialize(copy: Path) -> dict:

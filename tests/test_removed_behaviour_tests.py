@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.command import run_acp_migrate
 from support.git import git
 
 from acp_migrate.config import load_options
@@ -320,9 +321,7 @@ def test_rewritten_agentpool_tests_fail_when_no_skill_reaches_a_session(tmp_path
     # tests run as the project runs them.
     shutil.copytree(GOLDEN_AGENTPOOL, tmp_path, dirs_exist_ok=True)
     (tmp_path / "conftest.py").write_text(ASYNC_CONFTEST)
-    migrated = subprocess.run(
-        [sys.executable, "-m", "acp_migrate", "fix", "."], cwd=tmp_path, capture_output=True, text=True, timeout=300
-    )
+    migrated = run_acp_migrate("fix", ".", cwd=tmp_path, text=True)
     assert migrated.returncode == 0, migrated.stdout + migrated.stderr
     agent = tmp_path / "myagent" / "acp_agent.py"
     assert "self.command_advertiser.advertise(self.get_skill_commands)" in agent.read_text()
@@ -387,12 +386,9 @@ EMPTIED = (
 )
 
 
-@pytest.mark.slow  # the command, in processes
 def test_a_module_left_with_no_test_is_removed_by_fix_and_by_the_diff_applied(tmp_path: Path) -> None:
-    cli = Path(sys.executable).parent / "acp-migrate"
-
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([str(cli), *args], cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False)
+        return run_acp_migrate(*args, cwd=tmp_path, text=True)
 
     kept = "def test_other():\n    assert True\n"
     (tmp_path / "tests").mkdir()

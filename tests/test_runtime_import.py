@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.command import run_acp_migrate
 
 from acp_migrate.engine.analysis.codemod import analyze_source
 from acp_migrate.engine.execution.modules import file_system_modules, in_memory_modules
@@ -177,9 +178,7 @@ def test_python_m_starts_the_agent_fix_migrated(tmp_path: Path, case: str, modul
     # writes the golden case's expected files; then the agent starts as its users start it.
     project = tmp_path / case
     shutil.copytree(GOLDEN / case / "input", project)
-    fixed = subprocess.run(
-        [sys.executable, "-m", "acp_migrate", "fix", "."], cwd=project, capture_output=True, text=True, check=False
-    )
+    fixed = run_acp_migrate("fix", ".", cwd=project, text=True)
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
     shim = vendored_source(style=read_style(GOLDEN / case / "input"))
     expected = {
@@ -243,8 +242,6 @@ def test_the_module_that_may_be_either_starts_as_a_script_too(tmp_path: Path) ->
     `python -m acme.agents.coder` takes the relative one (above), a script run the plain one."""
     project = tmp_path / "project"
     shutil.copytree(GOLDEN / "vendored-namespace-package-either-import" / "input", project)
-    fixed = subprocess.run(
-        [sys.executable, "-m", "acp_migrate", "fix", "."], cwd=project, capture_output=True, text=True, check=False
-    )
+    fixed = run_acp_migrate("fix", ".", cwd=project, text=True)
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
     _assert_starts([sys.executable, "acme/agents/coder.py"], project, {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})

@@ -206,6 +206,7 @@ def _rule_examples() -> list[tuple[str, bytes]]:
     return found
 
 
+@pytest.mark.slow  # the full analysis of every file of this repository the screen clears
 def test_a_file_the_screen_clears_is_one_the_full_analysis_finds_clean(monkeypatch: pytest.MonkeyPatch) -> None:
     """Over every golden input, every rule example and every Python file of this
     repository: the screen clears only what the rules, run in full, find clean."""

@@ -24,6 +24,7 @@ import pytest
 import test_e2e_agentpool_shape as agentpool
 import test_e2e_migration as legacy
 from support.acp_stdio import AgentProcess
+from support.command import run_acp_migrate
 from support.sdk_venv import sdk_python
 
 from acp_migrate import __version__
@@ -38,7 +39,6 @@ pytestmark = pytest.mark.slow  # the command, ruff, and agents on SDK virtualenv
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
-CLI = Path(sys.executable).parent / "acp-migrate"
 RUFF = Path(sys.executable).parent / "ruff"
 
 
@@ -54,7 +54,7 @@ def assert_sdk_only(python: Path) -> None:
 
 
 def fix(folder: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(CLI), "fix", "."], cwd=folder, capture_output=True, text=True, timeout=120)
+    return run_acp_migrate("fix", ".", cwd=folder, text=True)
 
 
 def copy_example(name: str, tmp_path: Path, *ignore: str) -> Path:
@@ -240,7 +240,7 @@ def test_an_edited_copy_of_this_release_is_reported_and_left(project: Path) -> N
     assert checked.exit_code() == 1 and "`fix` leaves it" in checked.findings[0].message
     fixed = run(Mode.FIX, [VENDORED_FILE])
     assert fixed.exit_code() == 1 and not fixed.changed_files and shim.read_bytes() == edited
-    result = subprocess.run([str(CLI), "fix", VENDORED_FILE], cwd=project, capture_output=True, text=True, timeout=120)
+    result = run_acp_migrate("fix", VENDORED_FILE, cwd=project, text=True)
     assert result.returncode == 1 and shim.read_bytes() == edited, result.stdout + result.stderr
     broken = vendored_source() + b"def (:\n"  # not Python any more: edited too
     shim.write_bytes(broken)

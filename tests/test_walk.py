@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import hypothesmith
 import libcst as cst
 import pytest
 from hypothesis import HealthCheck, given, settings
+from support.programs import NODES
 
 from acp_migrate.cst import walk as walk_module
 from acp_migrate.cst.walk import walk
@@ -44,8 +44,8 @@ class Calls(cst.CSTVisitor):
         self.calls.append(("leave", id(original_node)))
 
 
-def assert_same_calls(source: str | bytes, skip: type | None = None) -> None:
-    module = cst.parse_module(source)
+def assert_same_calls(source: str | bytes | cst.Module, skip: type | None = None) -> None:
+    module = source if isinstance(source, cst.Module) else cst.parse_module(source)
     expected, actual = Calls(skip), Calls(skip)
     module.visit(expected)
     walk(module, actual)
@@ -60,10 +60,10 @@ def sources() -> list[Path]:
 @pytest.mark.parametrize("path", sources(), ids=lambda path: str(path.relative_to(REPO)))
 def test_walk_calls_the_visitor_as_visit_does(path: Path) -> None:
     try:
-        cst.parse_module(path.read_bytes())
+        module = cst.parse_module(path.read_bytes())
     except cst.ParserSyntaxError:
         pytest.skip("a golden input with a syntax error on purpose")
-    assert_same_calls(path.read_bytes())
+    assert_same_calls(module)
 
 
 @pytest.mark.parametrize("source", TRICKY)
@@ -82,7 +82,7 @@ def test_a_visitor_that_declines_a_node_skips_its_children() -> None:
 
 @pytest.mark.slow  # 60 generated programs
 @settings(max_examples=60, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
-@given(hypothesmith.from_node())
+@given(NODES)
 def test_walk_calls_the_visitor_as_visit_does_on_generated_programs(source: str) -> None:
     assert_same_calls(source)
 

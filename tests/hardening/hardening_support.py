@@ -1,4 +1,5 @@
-"""Shared helpers of the hardening tests: the installed CLI, legacy sources, tree snapshots."""
+"""Shared helpers of the hardening tests: the command (in this process, or the installed
+CLI where the process is tested), legacy sources, tree snapshots."""
 
 from __future__ import annotations
 
@@ -6,7 +7,10 @@ import ast
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+
+from support.command import run_acp_migrate
 
 REPO = Path(__file__).resolve().parents[2]
 CLI = Path(sys.executable).parent / "acp-migrate"
@@ -28,11 +32,19 @@ LEGACY_SNIPPETS = (
 )
 
 
-def run_cli(*args: str | os.PathLike[str], cwd: Path, timeout: float = 120, **kwargs) -> subprocess.CompletedProcess:
-    """The installed `acp-migrate` console script, as a user runs it."""
+def run_cli(*args: str | os.PathLike[str], cwd: Path) -> subprocess.CompletedProcess:
+    """The command as the console script runs it, in this process (text output)."""
+    return run_acp_migrate(*args, cwd=cwd, text=True)
+
+
+def run_cli_process(
+    *args: str | os.PathLike[str], cwd: Path, timeout: float = 120, prefix: Sequence[str] = ()
+) -> subprocess.CompletedProcess:
+    """The installed `acp-migrate` console script, in a process: for input that could
+    crash or hang the interpreter, the process and its timeout are part of the test."""
     assert CLI.exists(), f"the project is not installed in this environment: no {CLI}"
     return subprocess.run(
-        [str(CLI), *map(str, args)], cwd=cwd, capture_output=True, text=True, timeout=timeout, **kwargs
+        [*prefix, str(CLI), *map(str, args)], cwd=cwd, capture_output=True, text=True, timeout=timeout
     )
 
 

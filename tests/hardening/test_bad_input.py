@@ -1,4 +1,5 @@
-"""Bad input through the installed CLI: each bad file is reported on its own line with a
+"""Bad input through the command (the installed CLI where the input could crash or hang
+the interpreter): each bad file is reported on its own line with a
 clear reason, the run goes on (the good file next to it is fixed), the exit code is 2,
 and the bad file is left byte for byte as it was."""
 
@@ -11,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from hardening_support import LEGACY_SNIPPETS, run_cli, snapshot
+from hardening_support import LEGACY_SNIPPETS, run_cli, run_cli_process, snapshot
 
 pytestmark = pytest.mark.slow  # the installed command on crafted and oversized trees
 
@@ -39,7 +40,7 @@ def test_bad_file_is_reported_and_the_run_goes_on(tmp_path: Path, kind: str) -> 
     (tree / "bad.py").write_bytes(content)
     (tree / "good.py").write_bytes(GOOD)
 
-    result = run_cli("fix", "tree", cwd=tmp_path)
+    result = run_cli_process("fix", "tree", cwd=tmp_path)
 
     assert result.returncode == 2, result
     errors = result.stderr.splitlines()
@@ -74,8 +75,8 @@ def test_ten_megabyte_generated_file_is_refused_quickly(tmp_path: Path) -> None:
     (tmp_path / "generated_clean.py").write_bytes(body)
     (tmp_path / "good.py").write_bytes(GOOD)
 
-    # Refused before parsing, by the size alone: parsing would outlast run_cli's guard.
-    result = run_cli("fix", ".", cwd=tmp_path)
+    # Refused before parsing, by the size alone: parsing would outlast the process's timeout.
+    result = run_cli_process("fix", ".", cwd=tmp_path)
 
     assert result.returncode == 2
     size = f"{len(legacy) / 2**20:.1f} MiB"
@@ -122,7 +123,7 @@ def test_deep_nesting_is_refused_without_crashing(tmp_path: Path, depth: int) ->
         (tree / f"{name}.py").write_bytes(contents[f"{name}.py"])
     (tree / "good.py").write_bytes(GOOD)
 
-    result = run_cli("fix", "tree", cwd=tmp_path, timeout=120)
+    result = run_cli_process("fix", "tree", cwd=tmp_path, timeout=120)
 
     assert result.returncode == 2, result.stderr
     reasons = dict(line.split(": error: ", 1) for line in result.stderr.splitlines())
@@ -139,7 +140,7 @@ def test_deep_nesting_is_refused_without_crashing(tmp_path: Path, depth: int) ->
 def test_one_deep_file_alone_does_not_crash_the_process(tmp_path: Path, form: str) -> None:
     # One file: analysed in the CLI's own process, with no worker to absorb a crash.
     (tmp_path / "deep.py").write_bytes(DEEP_FORMS[form](20_000).encode())
-    result = run_cli("check", "deep.py", cwd=tmp_path, timeout=60)
+    result = run_cli_process("check", "deep.py", cwd=tmp_path, timeout=60)
     assert result.returncode == 2, result
     assert result.stderr.startswith("deep.py: error: ")
 
@@ -174,11 +175,7 @@ def test_unreadable_file_is_reported(tmp_path: Path) -> None:
     (tmp_path / "good.py").write_bytes(GOOD)
     (tmp_path / "secret.py").chmod(0)
     try:
-        from hardening_support import CLI
-
-        result = subprocess.run(
-            [*prefix, str(CLI), "fix", "."], cwd=tmp_path, capture_output=True, text=True, timeout=60
-        )
+        result = run_cli_process("fix", ".", cwd=tmp_path, timeout=60, prefix=prefix)
     finally:
         (tmp_path / "secret.py").chmod(0o644)
     assert result.returncode == 2, result
@@ -212,10 +209,10 @@ def test_symlink_loops(tmp_path: Path) -> None:
     (tree / "sub").mkdir()
     (tree / "sub" / "up").symlink_to("..")  # a folder loop
 
-    walked = run_cli("check", "tree", cwd=tmp_path, timeout=60)
+    walked = run_cli("check", "tree", cwd=tmp_path)
     assert walked.returncode == 1 and walked.stderr == ""  # links met in a walk are not followed
 
-    explicit = run_cli("fix", os.path.join("tree", "a.py"), "tree", cwd=tmp_path, timeout=60)
+    explicit = run_cli("fix", os.path.join("tree", "a.py"), "tree", cwd=tmp_path)
     assert explicit.returncode == 2
     (line,) = explicit.stderr.splitlines()
     assert line == os.path.join("tree", "a.py") + ": error: symbolic link loop"
@@ -257,7 +254,7 @@ def test_missing_paths_are_reported_and_the_others_processed(tmp_path: Path) -> 
 def test_a_fifo_named_py_does_not_hang_the_run(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "pipe.py")
     (tmp_path / "good.py").write_bytes(GOOD)
-    result = run_cli("fix", "pipe.py", ".", cwd=tmp_path, timeout=60)
+    result = run_cli_process("fix", "pipe.py", ".", cwd=tmp_path, timeout=60)
     assert result.returncode == 2
     assert result.stderr.splitlines() == ["pipe.py: error: not a regular file"]
     assert "Fixed good.py" in result.stdout
@@ -270,5 +267,5 @@ def test_nothing_is_left_behind(tmp_path: Path) -> None:
     for index in range(6):
         (tmp_path / f"good_{index}.py").write_bytes(GOOD)
     before = set(snapshot(tmp_path))
-    assert run_cli("fix", ".", cwd=tmp_path).returncode == 2
+    assert run_cli_process("fix", ".", cwd=tmp_path).returncode == 2
     assert set(snapshot(tmp_path)) == before

@@ -14,11 +14,11 @@ import ast
 import re
 from unittest import mock
 
-import hypothesmith
 import pytest
 from hardening_support import LEGACY_SNIPPETS, golden_inputs, parses
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.programs import GRAMMAR, NODES
 
 from acp_migrate.engine.analysis.codemod import analyze_source
 from acp_migrate.engine.analysis.prefilter import TOKENS, may_contain_legacy
@@ -104,11 +104,6 @@ def with_legacy(program: str, data: st.DataObject) -> bytes:
     elif how == "string":
         program = program + '\n_doc = "slashCommands: acp-migrate: TODO"\n'
     return program.encode("utf-8", "surrogatepass")
-
-
-# Built when first drawn: building the grammar's parser costs seconds, at every collection.
-GRAMMAR = st.deferred(hypothesmith.from_grammar)
-NODES = st.deferred(hypothesmith.from_node)
 
 
 @BOUNDED

@@ -197,12 +197,11 @@ def test_workers_die_with_a_killed_parent(tmp_path: Path) -> None:
         "print(' '.join(map(str, sorted({next(results)[1] for _ in range(8)}))), flush=True)\n"
         "threading.Event().wait()\n"
     )
-    process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
-    assert process.stdout is not None
-    workers = [int(pid) for pid in process.stdout.readline().split()]
-    assert workers
-    process.kill()
-    process.wait()
+    with subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True) as process:
+        assert process.stdout is not None
+        workers = [int(pid) for pid in process.stdout.readline().split()]
+        assert workers
+        process.kill()
     for pid in workers:
         while True:  # (the test's own timeout is the safety net)
             try:
