@@ -81,6 +81,10 @@ _MAX_DEPTH = 300
 # file takes 3 minutes and 6 GB. The largest hand-written modules of Django, SymPy,
 # pandas or SciPy are under 0.5 MB; bigger files with legacy tokens are refused.
 MAX_PARSE_BYTES = 2 * 1024 * 1024
+# CPython's tree costs about 60 bytes of memory and 0.4 us per byte: a file too large
+# for LibCST is still screened up to this size (0.5 GB), so that one holding no legacy
+# site (a generated module with a helper named like the field) is no error.
+MAX_SCREEN_BYTES = 4 * MAX_PARSE_BYTES
 
 
 def parse_for_screening(source: bytes):
@@ -92,9 +96,10 @@ def parse_for_screening(source: bytes):
     import warnings
 
     if len(source) > MAX_PARSE_BYTES:
-        raise SourceError(
-            f"too large to analyse: {len(source) / 2**20:.1f} MiB (the limit is {MAX_PARSE_BYTES // 2**20} MiB)"
-        )
+        too_large = f"too large to analyse: {len(source) / 2**20:.1f} MiB (the limit is {MAX_PARSE_BYTES // 2**20} MiB)"
+        if len(source) <= MAX_SCREEN_BYTES:  # screened: it names the field as code
+            too_large += "; it names the legacy field in its code: exclude it if that is no ACP code"
+        raise SourceError(too_large)
     try:
         with warnings.catch_warnings():  # `"\d"` and the like: not ours to report
             warnings.simplefilter("ignore")
@@ -426,7 +431,7 @@ def analyze_source(
         analysis = _analyze_document(
             source.decode(encoding), document_rules, path=path, fix=fix, encoding=encoding, report_filter=report_filter
         )
-    elif len(source) <= MAX_PARSE_BYTES and not may_report(source):
+    elif len(source) <= MAX_SCREEN_BYTES and not may_report(source):
         # The screen: no construct a rule reports on (a token only in prose, say).
         analysis = SourceAnalysis(encoding=encoding)
     else:
