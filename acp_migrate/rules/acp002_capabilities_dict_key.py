@@ -11,11 +11,13 @@ key may be set on a value known to be a capabilities dict
 `model_dump()`, `caps["slashCommands"] = x` on such a local): the entry goes, or the statement,
 and its commands move to the agent's `CommandAdvertiser` as ACP001's do. Dicts
 passed straight to `model_validate` and friends are left alone: they are old-JSON
-fixtures proving the key is ignored on the way in.
+fixtures proving the key is ignored on the way in, and so are, in test files, dicts
+held by a name (`OLD = {...}`) that its scope only ever gives to one.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from acp_migrate.rules.base import NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, Example, Rule
@@ -32,7 +34,10 @@ from acp_migrate.rules.shared import (
 if TYPE_CHECKING:
     import libcst as cst
 
-PARSING_METHODS = frozenset({"model_validate", "model_validate_json", "parse_obj", "validate"})
+# pydantic's models' and `TypeAdapter`'s (`TypeAdapter(InitializeResponse).validate_python(old)`).
+PARSING_METHODS = frozenset(
+    {"model_validate", "model_validate_json", "parse_obj", "validate", "validate_python", "validate_json"}
+)
 INITIALIZE_BUILDERS = frozenset({"create", "model_construct"})
 
 
@@ -74,6 +79,7 @@ class CapabilitiesDictKey(Rule):
         # the traversal is inside one.
         self._inbound: set[cst.CSTNode] = set()
         self._inbound_depth = 0
+        self._parsed_names: dict[cst.CSTNode, tuple] = {}  # scope -> (mentions, parsed mentions)
 
     # -- local names -------------------------------------------------------------------
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
@@ -131,6 +137,38 @@ class CapabilitiesDictKey(Rule):
             func = func.value
         return self.context.is_schema_class(func, INITIALIZE_CLASSES)
 
+    def _only_parsed(self, node: cst.Assign) -> bool:
+        """In a test file, `OLD = {...}` (or `dict(...)`) where every other mention of `OLD`
+        in its scope is an argument given to a parsing method: old JSON kept to prove it
+        still parses (elsewhere it may be how a server builds its answer)."""
+        import libcst as cst
+
+        from acp_migrate.cst.names import mentions
+        from acp_migrate.cst.walk import walk
+        from acp_migrate.rules.shared.legacy_tests.files import is_test_path
+        from acp_migrate.rules.shared.syntax import is_dict_call
+
+        if not (isinstance(node.value, cst.Dict) or is_dict_call(node.value)):
+            return False
+        if not is_test_path(self.context.path, self.context.settings.test_files):
+            return False
+        names = [target.target.value for target in node.targets if isinstance(target.target, cst.Name)]
+        if not names or len(names) != len(node.targets):
+            return False
+        scope = self.context.function or self.context.module
+        if scope not in self._parsed_names:
+            parsed: Counter[str] = Counter()
+
+            class Parsed(cst.CSTVisitor):
+                def visit_Call(self, call: cst.Call) -> None:
+                    if isinstance(call.func, cst.Attribute) and call.func.attr.value in PARSING_METHODS:
+                        parsed.update(a.value.value for a in call.args if isinstance(a.value, cst.Name))
+
+            walk(scope, Parsed())
+            self._parsed_names[scope] = (mentions(scope), parsed)
+        total, parsed = self._parsed_names[scope]
+        return all(parsed[name] and total[name] == parsed[name] + 1 for name in names)
+
     @staticmethod
     def _is_dict_call(node: cst.BaseExpression) -> bool:
         from acp_migrate.rules.shared.syntax import is_dict_call
@@ -164,6 +202,8 @@ class CapabilitiesDictKey(Rule):
     def visit_Assign(self, node: cst.Assign) -> None:
         import libcst as cst
 
+        if self._only_parsed(node):
+            self._inbound.add(node.value)
         self._stores(node, node.value)
         self.kinds.assigned(node)
         # `caps = {...}` later placed under "agentCapabilities": its entries are the capabilities'.
