@@ -27,7 +27,7 @@ The lead phrase naming capabilities becomes "in each session's
 `available_commands_update`". Left as they are, reported: blocks that are not plain
 JSON (`...` placeholders, comments), a value that is not a list, several legacy keys
 in one block, a block replaced under a lead that still names capabilities, and the
-prose of such a block. The byte prefilter reads only files holding `slash_commands`
+prose of such a block, and a sentence that also names the removed field. The byte prefilter reads only files holding `slash_commands`
 or `slashCommands`: prose alone, on a page without the key, is not read.
 
 A page naming nothing of ACP (neither ACP, `agentCapabilities`, `protocolVersion`, a
@@ -618,18 +618,23 @@ def find_in_document(text: str, suffix: str = ".md") -> list[_Found]:
             unclear_leads.update(block.lead)
     for line in document.prose:
         text_line = document.lines[line].rstrip("\r")
+        # Prose naming the field is the author's to rewrite: so is the rest of its sentence.
+        naming = [
+            (match, sentence)
+            for match in _FIELD_NAME.finditer(text_line)
+            if not _NEGATION.search(sentence := _sentence(document, line, match.start(), match.end()))
+        ]
         for match in _place_matches(document, line):
-            if line in unclear_leads:
-                found += _left(
-                    [_Found(line, match.start(), match.end(), _PLACE_MESSAGE, [])], "the example it leads is left"
-                )
+            why = "the example it leads is left" if line in unclear_leads else None
+            if any(_sentence(document, line, match.start(), match.end()) == s for _, s in naming):
+                why = "the sentence names the removed field"
+            if why is not None:
+                found += _left([_Found(line, match.start(), match.end(), _PLACE_MESSAGE, [])], why)
             else:
                 found.append(
                     _Found(line, match.start(), match.end(), _PLACE_MESSAGE, [_place_fix(document, line, match)])
                 )
-        for match in _FIELD_NAME.finditer(text_line):
-            if not _NEGATION.search(_sentence(document, line, match.start(), match.end())):
-                found.append(_Found(line, match.start(), match.end(), _FIELD_MESSAGE, []))
+        found += [_Found(line, match.start(), match.end(), _FIELD_MESSAGE, []) for match, _ in naming]
     return sorted(found, key=lambda f: (f.line, f.column))
 
 
