@@ -27,6 +27,9 @@ them) is:
   person rewrites it, and a schema the project owns keeps the field meanwhile, so the
   test still passes.
 
+A doctest in any module's docstring (`>>> response.agent_capabilities.slash_commands`)
+that reads the field is reported, not fixable: it would fail once the field is gone.
+
 A unittest test reads the values its class's `setUp` (`setUpClass`, `asyncSetUp`,
 `setup_method`) stored on `self`. A fixture or helper that reads the field itself
 (ACP004 reports the read) is left with what it sets up: the schema keeps the field
@@ -57,6 +60,9 @@ from typing import TYPE_CHECKING
 
 from acp_migrate.rules.base import NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, Example, Report, Rule
 from acp_migrate.rules.shared import LEFT, LEGACY_KEYS, LEGACY_TOKENS, PARTIAL, REMOVE, REWRITE
+
+# A doctest line asserting the field is gone is no reading of it.
+DOCTEST_ABSENCE = ("hasattr(", " not in ")
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -206,6 +212,30 @@ class RemovedBehaviourTest(Rule):
         )
         with self.context.fix(removal):
             self._remove(tests, node)
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        """A doctest in a docstring (of any module) reading the field fails once it is
+        gone (AttributeError, KeyError): named, for a person to rewrite."""
+        import libcst as cst
+
+        from acp_migrate.cst.layout import is_docstring
+
+        if not is_docstring(node) or not isinstance(string := node.body[0].value, cst.SimpleString):
+            return
+        text = string.evaluated_value
+        reading = [
+            line.strip()
+            for line in (text.splitlines() if isinstance(text, str) else ())
+            if line.lstrip().startswith((">>>", "..."))
+            and any(key in line for key in LEGACY_KEYS)
+            and not any(absence in line for absence in DOCTEST_ABSENCE)
+        ]
+        if reading:
+            message = (
+                f"a doctest reads the removed `slash_commands` field (`{reading[0]}`): it fails once fix removes "
+                "the field; fix leaves it: rewrite it by hand to what each session is advertised"
+            )
+            self.context.report(Report(string, self.code, message, fixable=False))
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         tests = self._tests()
