@@ -27,7 +27,9 @@ them) is:
   person rewrites it, and a schema the project owns keeps the field meanwhile, so the
   test still passes.
 
-A doctest in any module's docstring (`>>> response.agent_capabilities.slash_commands`)
+A test spying on the method that gives `initialize` the list (`mock.patch.object(Agent,
+"get_commands", ...)`, `mocker.spy(...)`) and asserting its calls is reported, not
+fixable: the advertiser calls it at each session setup instead. A doctest in any module's docstring (`>>> response.agent_capabilities.slash_commands`)
 that reads the field is reported, not fixable: it would fail once the field is gone.
 
 A unittest test reads the values its class's `setUp` (`setUpClass`, `asyncSetUp`,
@@ -59,7 +61,16 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from acp_migrate.rules.base import NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, Example, Report, Rule
-from acp_migrate.rules.shared import LEFT, LEGACY_KEYS, LEGACY_TOKENS, PARTIAL, REMOVE, REWRITE
+from acp_migrate.rules.shared import (
+    LEFT,
+    LEGACY_KEYS,
+    LEGACY_TOKENS,
+    PARTIAL,
+    REMOVE,
+    REWRITE,
+    SPY_ASSERTIONS,
+    SPY_TOKENS,
+)
 
 # A doctest line asserting the field is gone is no reading of it.
 DOCTEST_ABSENCE = ("hasattr(", " not in ")
@@ -77,8 +88,8 @@ class RemovedBehaviourTest(Rule):
     summary = "A test of the removed `slash_commands` field is rewritten to test the per-session advertisement, or removed."
     fixable = True
     claims = True  # the tests it removes or rewrites (FileContext.claim)
-    triggers = LEGACY_TOKENS
-    screen_words = LEGACY_KEYS
+    triggers = LEGACY_TOKENS + SPY_TOKENS  # a spy on the command getter names no field
+    screen_words = LEGACY_KEYS | SPY_ASSERTIONS
     # assertions of absence and old-JSON fixtures are no test of the removed field
     screen_harmless = frozenset({NOT_HASATTR, NOT_IN, PARSED_DICT_KEY})
     examples = (
@@ -236,6 +247,23 @@ class RemovedBehaviourTest(Rule):
                 "the field; fix leaves it: rewrite it by hand to what each session is advertised"
             )
             self.context.report(Report(string, self.code, message, fixable=False))
+
+    def visit_Call(self, node: cst.Call) -> None:
+        """A test spying on the agent's command getter and asserting its calls: the
+        advertiser calls it at each session setup, not once at initialize."""
+        from acp_migrate.rules.shared.legacy_tests.files import is_test
+        from acp_migrate.rules.shared.legacy_tests.spies import spied_getter
+
+        test = self.context.function
+        if test is None or self._tests() is None or not is_test(test, self.context.imports):
+            return
+        getter = spied_getter(self.context, node, test)
+        if getter is not None:
+            message = (
+                f"test `{test.name.value}` spies on `{getter}`, which gave initialize its commands, and asserts "
+                "its calls: fix moves that call to each session setup; fix leaves it: rewrite it by hand"
+            )
+            self.context.report(Report(node, self.code, message, fixable=False))
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         tests = self._tests()
