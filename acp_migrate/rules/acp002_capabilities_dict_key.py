@@ -12,7 +12,9 @@ key may be set on a value known to be a capabilities dict
 and its commands move to the agent's `CommandAdvertiser` as ACP001's do. Dicts
 passed straight to `model_validate` and friends are left alone: they are old-JSON
 fixtures proving the key is ignored on the way in, and so are, in test files, dicts
-held by a name (`OLD = {...}`) that its scope only ever gives to one.
+held by a name (`OLD = {...}`) that its scope only ever gives to one. A test file that asserts the key's
+absence (`"slashCommands" not in out["agentCapabilities"]`) tests code stripping it
+from old agents' answers (a proxy, a client): its dicts are those answers, left alone.
 """
 
 from __future__ import annotations
@@ -80,6 +82,7 @@ class CapabilitiesDictKey(Rule):
         self._inbound: set[cst.CSTNode] = set()
         self._inbound_depth = 0
         self._parsed_names: dict[cst.CSTNode, tuple] = {}  # scope -> (mentions, parsed mentions)
+        self._stripping: bool | None = None  # a test file of code stripping the key
 
     # -- local names -------------------------------------------------------------------
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
@@ -137,6 +140,32 @@ class CapabilitiesDictKey(Rule):
             func = func.value
         return self.context.is_schema_class(func, INITIALIZE_CLASSES)
 
+    def _tests_stripping(self) -> bool:
+        """A test file asserting the key's absence (`"slashCommands" not in out[...]`) tests
+        code that strips it from old agents' answers (a proxy, a client): its dicts
+        holding the key are those old answers, left alone."""
+        if self._stripping is None:
+            import libcst as cst
+
+            from acp_migrate.cst.walk import walk
+            from acp_migrate.rules.shared.legacy_tests.files import is_test_path
+            from acp_migrate.rules.shared.syntax import string_value
+
+            found = False
+
+            class Absence(cst.CSTVisitor):
+                def visit_Comparison(self, node: cst.Comparison) -> None:
+                    nonlocal found
+                    found = found or (
+                        string_value(node.left) in LEGACY_KEYS
+                        and isinstance(node.comparisons[0].operator, cst.NotIn)
+                    )
+
+            if is_test_path(self.context.path, self.context.settings.test_files):
+                walk(self.context.module, Absence())
+            self._stripping = found
+        return self._stripping
+
     def _only_parsed(self, node: cst.Assign) -> bool:
         """In a test file, `OLD = {...}` (or `dict(...)`) where every other mention of `OLD`
         in its scope is an argument given to a parsing method: old JSON kept to prove it
@@ -187,6 +216,8 @@ class CapabilitiesDictKey(Rule):
             assert isinstance(capabilities, cst.Call)
             found = [(arg, arg.keyword.value if arg.keyword else None, arg.value) for arg in capabilities.args]
         else:
+            return
+        if self._tests_stripping():
             return
         for anchor, key, value in found:
             if key in LEGACY_KEYS:

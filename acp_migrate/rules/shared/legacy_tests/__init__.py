@@ -11,6 +11,7 @@ Not a rule. One concept a module:
 - `rewrite`: a test of an agent's initialize-time list, made a per-session one;
 - `compat`: the backward-compatibility test, when the run removes an owned schema's field;
 - `leftovers`: the fixtures only removed tests used, and a module left with no test;
+- `spies`: a test spying on the command getter, asserting its calls at initialize;
 - `syntax`: small readings of test code they share;
 - `view`: the shape of `TestFile` that `compat` and `leftovers` read.
 """
