@@ -108,6 +108,13 @@ RUNS = (
     Run("rewire-run-agent", "StdioAgent()", "new", "web"),
     Run("rewire-sdk-0-4-9-example-agent", "ExampleAgent(conn)", "new load", "web test", sdk="0.4.9"),
     Run(
+        "rewire-sdk-0-4-9-decorated-factory-lambda",
+        "traced(lambda c: ExampleAgent(c))(conn)",
+        "new load",
+        "web test",
+        sdk="0.4.9",
+    ),
+    Run(
         "rewire-sdk-0-4-9-session-own-list",
         "NotesAgent(conn)",
         "new load",
