@@ -78,6 +78,9 @@ def test_the_hooks_via_pre_commit_try_repo(tmp_path: Path) -> None:
     for number in range(2, 6):  # files enough for pre-commit to split a hook that is not serial
         (user / f"agent{number}.py").write_text(LEGACY)
     (user / "notes.txt").write_text("slash_commands=[] in prose is no Python\n")
+    # A snapshot recording the old list: the census reads it (ACP011), fix leaves it.
+    (user / "tests" / "__snapshots__").mkdir(parents=True)
+    (user / "tests" / "__snapshots__" / "test_agent.ambr").write_text("# name: test_caps\n  'slashCommands': list([]),\n")
     git("add", "-A", cwd=user, env=env)
 
     # Both hooks, in the manifest's order: check (fails, writes nothing), then fix (rewrites).
@@ -89,7 +92,8 @@ def test_the_hooks_via_pre_commit_try_repo(tmp_path: Path) -> None:
     assert "Failed" in check and "exit code: 1" in check
     assert "agent.py:3:45: ACP001" in check
     # One process saw every file: one summary each (a split hook prints one per process).
-    assert check.count("Found ") == 1 and "in 5 files" in check, check
+    assert check.count("Found ") == 1 and "in 6 files" in check, check
+    assert "tests/__snapshots__/test_agent.ambr:2:4: ACP011" in check and "test_agent.ambr:2:4: ACP011" in fix
     assert fix.count("Fixed 5 findings in 5 files") == 1, fix
     assert "Failed" in fix and "files were modified by this hook" in fix
     assert "Fixed agent.py" in fix

@@ -104,7 +104,7 @@ from acp_migrate.rules.base import Report, Rule
 
 
 class ExampleRule(Rule):
-    code = "ACP011"
+    code = "ACP012"
     name = "example-rule"
     summary = "A comment naming the new token."
     fixable = False
@@ -119,10 +119,10 @@ class ExampleRule(Rule):
 def test_adding_a_rule_is_adding_its_module(tmp_path: Path) -> None:
     copy = tmp_path / "site" / "acp_migrate"
     shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    (copy / "rules" / "acp011_example_rule.py").write_text(NEW_RULE)
+    (copy / "rules" / "acp012_example_rule.py").write_text(NEW_RULE)
     project = tmp_path / "project"
     project.mkdir()
-    (project / "pyproject.toml").write_text("[tool.acp-migrate]\nselect = ['ACP011']\n")
+    (project / "pyproject.toml").write_text("[tool.acp-migrate]\nselect = ['ACP012']\n")
     (project / "app.py").write_text("x = 1  # brand-new-token\n")
     done = _run(
         """
@@ -133,7 +133,7 @@ def test_adding_a_rule_is_adding_its_module(tmp_path: Path) -> None:
         from acp_migrate.api import check_paths
 
         print(acp_migrate.__file__)
-        print(RULES_BY_CODE["ACP011"].__name__, may_contain_legacy(b"# brand-new-token"))
+        print(RULES_BY_CODE["ACP012"].__name__, may_contain_legacy(b"# brand-new-token"))
         options = load_options(["app.py"])
         print(options.settings.select, options.settings.enabled("ACP001"))
         print([(f.code, f.line, f.message) for f in check_paths(["app.py"]).findings])
@@ -145,8 +145,8 @@ def test_adding_a_rule_is_adding_its_module(tmp_path: Path) -> None:
     where, found, selected, findings = done.stdout.splitlines()
     assert where == str(copy / "__init__.py")
     assert found == "ExampleRule True"
-    assert selected == "('ACP011',) False"
-    assert findings == "[('ACP011', 1, 'the new token')]"
+    assert selected == "('ACP012',) False"
+    assert findings == "[('ACP012', 1, 'the new token')]"
 
 
 NEW_WIRE_RULE = '''\

@@ -121,6 +121,21 @@ def test_ruff_finds_nothing_new_in_the_migrated_examples(tmp_path: Path, example
     assert _ruff(copy) <= before
 
 
+# Rule sets projects commonly select: the copy lands in their tree, under their linter
+# (AgentPool's ruff found RUF021 in it once).
+COMMON_RUFF_RULES = "E,F,W,I,B,RUF,UP,SIM,C4,PIE,RET,PLE,PLW"
+
+
+def test_ruff_finds_nothing_in_the_vendored_copy(tmp_path: Path) -> None:
+    (tmp_path / VENDORED_FILE).write_bytes(vendored_source())
+    result = subprocess.run(
+        [str(RUFF), "check", "--isolated", "--line-length", "79", "--target-version", "py310",
+         "--select", COMMON_RUFF_RULES, VENDORED_FILE],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 AGENT = '''from typing import Any
 
 from acp.schema import AvailableCommand, InitializeResponse, NewSessionResponse

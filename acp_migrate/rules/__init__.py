@@ -16,7 +16,12 @@ from acp_migrate.rules.base import Rule
 
 ALL_RULES: tuple[type[Rule], ...] = find_rules(__name__, __path__, Rule)
 
-PYTHON_RULES = tuple(rule for rule in ALL_RULES if ".py" in rule.suffixes)
+# The rules that visit a Python file's tree; census rules read CPython's (engine/analysis/census.py).
+PYTHON_RULES = tuple(rule for rule in ALL_RULES if ".py" in rule.suffixes and not rule.census)
+CENSUS_RULES = tuple(rule for rule in ALL_RULES if rule.census)
+# The rules whose findings are tests of the legacy behaviour -> the marks of code that has
+# left it (engine/execution/project.py).
+BEHAVIOUR_TESTS = {rule.code: rule.tests_behaviour for rule in ALL_RULES if rule.tests_behaviour}
 
 RULES_BY_CODE = {rule.code: rule for rule in ALL_RULES}
 

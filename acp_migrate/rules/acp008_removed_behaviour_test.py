@@ -62,6 +62,7 @@ from typing import TYPE_CHECKING
 
 from acp_migrate.rules.base import NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, Example, Report, Rule
 from acp_migrate.rules.shared import (
+    ADVERTISER,
     LEFT,
     LEGACY_KEYS,
     LEGACY_TOKENS,
@@ -87,6 +88,7 @@ class RemovedBehaviourTest(Rule):
     name = "removed-behaviour-test"
     summary = "A test of the removed `slash_commands` field is rewritten to test the per-session advertisement, or removed."
     fixable = True
+    tests_behaviour = (ADVERTISER.encode(),)  # migrated code advertises through its attribute
     claims = True  # the tests it removes or rewrites (FileContext.claim)
     triggers = LEGACY_TOKENS + SPY_TOKENS  # a spy on the command getter names no field
     screen_words = LEGACY_KEYS | SPY_ASSERTIONS

@@ -39,7 +39,9 @@ NOT_IN = "not in"
 # of it in its function (or, at module level, the module) is too.
 PARSED_DICT_KEY = "parsed dict key"
 PARSING_METHODS = frozenset({"model_validate", "model_validate_json"})
-SCREEN_CONTEXTS = frozenset({NOT_HASATTR, NOT_IN, PARSED_DICT_KEY})
+# `x.pop("word", default)`: a client or proxy stripping the key from an old agent's answer.
+POPPED_KEY = "popped key"
+SCREEN_CONTEXTS = frozenset({NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, POPPED_KEY})
 
 
 class Rule(RuleBase):
@@ -79,6 +81,18 @@ class Rule(RuleBase):
     # its reports dropped as any deselected rule's, so that ignoring it never makes other
     # rules report in the code it owns.
     claims: ClassVar[bool] = False
+    # A census rule: once the other rules are done, the engine (engine/analysis/census.py)
+    # lists the mentions of its `screen_words` in a file of its `suffixes`, less those in
+    # its `screen_harmless` contexts and those on a line another finding covers, and
+    # reports each as its finding (its `summary`, not fixable). It defines no method.
+    census: ClassVar[bool] = False
+    # For a rule whose findings are tests of the legacy behaviour: bytes marking code that
+    # has left it (the migrated form). A `fix` run that migrates code, or whose files hold
+    # a mark, names such tests lying outside it (exit 1): they would fail.
+    tests_behaviour: ClassVar[tuple[bytes, ...]] = ()
+    # For a census rule: classes a model's dump splatted into (`AgentCapabilities(**x.model_dump())`)
+    # carries the words through: the fields of the splatting module's classes count.
+    census_splats: ClassVar[frozenset[str]] = frozenset()
 
     def __init_subclass__(cls, **keywords: object) -> None:
         super().__init_subclass__(**keywords)

@@ -84,14 +84,16 @@ class CommandAdvertiser:
         # conn.listen() on a connection that listens (SDK 0.12.1) runs a
         # second receive loop: one fails (two readers), and the SDK takes
         # that for a closed connection while the other reads on.
-        failed = task.done() and not task.cancelled()
+        running = not task.done()
+        failed = not running and not task.cancelled()
         failed = failed and isinstance(task.exception(), RuntimeError)
-        if failed or not task.done() and getattr(inner, "_disconnected", None):
+        closed = running and getattr(inner, "_disconnected", None)
+        if failed or closed:
             self._warn("a second receive loop failed", "await listen() once")
             inner._disconnected = False  # and after the SDK's error handler
             loop = asyncio.get_running_loop()
             loop.call_soon(setattr, inner, "_disconnected", False)
-        if not task.done():  # listen() waits for the running loop instead
+        if running:  # listen() waits for the running loop instead
             inner.main_loop = lambda: task
         return self
 

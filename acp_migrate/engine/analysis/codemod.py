@@ -416,9 +416,10 @@ def analyze_source(
     suffix = os.path.splitext(path)[1].lower()
     document = suffix not in PYTHON_SUFFIXES and suffix in _document_suffixes()
     report_filter = ReportFilter.for_source(source, encoding, settings, python=not document)
+    vendored = candidate and _is_vendored_runtime(source)
     if not candidate:
         analysis = SourceAnalysis(encoding=encoding)
-    elif _is_vendored_runtime(source):
+    elif vendored:
         analysis = _analyze_vendored(source, path=path, encoding=encoding, settings=settings, report_filter=report_filter)
     elif document:
         from acp_migrate.rules import ALL_RULES
@@ -426,7 +427,7 @@ def analyze_source(
         document_rules = [
             rule
             for rule in ALL_RULES
-            if suffix in rule.suffixes and settings.enabled(rule.code) and rule.reads_path(path)
+            if suffix in rule.suffixes and not rule.census and settings.enabled(rule.code) and rule.reads_path(path)
         ]
         analysis = _analyze_document(
             source.decode(encoding), document_rules, path=path, fix=fix, encoding=encoding, report_filter=report_filter
@@ -445,11 +446,51 @@ def analyze_source(
             modules=modules,
             project=project,
         )
+    # After the rules, the census: what no rule explains (fix's read-back takes it again).
+    if candidate and not vendored and not analysis.deleted:
+        text = source.decode(encoding)
+        _take_census(analysis, text, suffix, path=path, settings=settings, report_filter=report_filter, modules=modules)
     if report_unused_suppressions:
         unused = report_filter.unused(path)
         analysis.findings = sorted([*analysis.findings, *unused], key=Finding.sort_key)
         analysis.remaining = sorted([*analysis.remaining, *unused], key=Finding.sort_key)
     return analysis
+
+
+def _take_census(
+    analysis: SourceAnalysis,
+    text: str,
+    suffix: str,
+    *,
+    path: str,
+    settings: RuleSettings,
+    report_filter: ReportFilter,
+    modules: ModuleSource | None,
+) -> None:
+    """Add to `analysis` a finding for each mention of a census rule's words that no
+    finding of it covers and no context the rule declares explains (census.py)."""
+    from acp_migrate.engine.analysis.census import census_mentions, uncovered
+    from acp_migrate.rules import CENSUS_RULES
+
+    def imported(module: str) -> bytes | None:
+        found = modules(module, None) if modules is not None else None
+        return found[1] if found is not None else None
+
+    covered = [(finding.line, finding.end_line) for finding in analysis.findings]
+    for rule in CENSUS_RULES:
+        if suffix not in rule.suffixes or not settings.enabled(rule.code) or not rule.reads_path(path):
+            continue
+        mentions = census_mentions(
+            text, suffix, rule.screen_words or frozenset(), rule.screen_harmless, rule.census_splats, imported
+        )
+        for line, column, end_column, note in uncovered(mentions, covered):
+            message = f"{rule.summary}: {note}" if note else rule.summary
+            found = Finding(path, line, column, line, end_column, rule.code, message, False)
+            if report_filter.keep(found):
+                analysis.findings.append(found)
+                analysis.remaining.append(found)
+    analysis.findings.sort(key=Finding.sort_key)
+    analysis.remaining.sort(key=Finding.sort_key)
 
 
 def _same_line(line: int) -> int:

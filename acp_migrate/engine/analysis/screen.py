@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from acp_migrate.engine.analysis.prefilter import last_answer
 from acp_migrate.rules import PYTHON_RULES
-from acp_migrate.rules.base import NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, PARSING_METHODS
+from acp_migrate.rules.base import NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, PARSING_METHODS, POPPED_KEY
 
 
 @last_answer
@@ -83,7 +83,7 @@ def _holds_word(source: bytes, harmless: dict[str, frozenset[str]]) -> bool:
             if index == len(lines) or lines[index] > node.end_lineno:
                 continue
         if contexts:
-            for constant, context in _harmless_constants(node, scope, contexts, seen):
+            for constant, context in harmless_constants(node, scope, contexts, seen):
                 if context in harmless.get(constant.value, ()):
                     skipped.add(id(constant))
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
@@ -112,7 +112,7 @@ def _doctest_holds(text: str, words: set[str]) -> bool:
     return ">>>" in text and any(word in text for word in words)
 
 
-def _harmless_constants(node, scope, contexts: frozenset[str], seen: dict) -> list:
+def harmless_constants(node, scope, contexts: frozenset[str], seen: dict) -> list:
     """(constant, context) for each `str` constant below `node` that stands in one of
     `contexts` (rules/base.py, SCREEN_CONTEXTS), seen from their parent construct."""
     import ast
@@ -132,6 +132,8 @@ def _harmless_constants(node, scope, contexts: frozenset[str], seen: dict) -> li
     elif isinstance(node, ast.Compare) and NOT_IN in contexts:
         if len(node.ops) == 1 and isinstance(node.ops[0], ast.NotIn) and _is_str(node.left):
             found.append((node.left, NOT_IN))
+    elif isinstance(node, ast.Call) and POPPED_KEY in contexts and _is_popping(node):
+        found.append((node.args[0], POPPED_KEY))
     elif isinstance(node, ast.Call) and PARSED_DICT_KEY in contexts:
         if _is_parsing(node):
             dicts = [arg for arg in node.args if isinstance(arg, ast.Dict)]
@@ -161,6 +163,13 @@ def _is_parsing(node) -> bool:
     import ast
 
     return isinstance(node.func, ast.Attribute) and node.func.attr in PARSING_METHODS
+
+
+def _is_popping(node) -> bool:
+    import ast
+
+    func = node.func
+    return isinstance(func, ast.Attribute) and func.attr == "pop" and len(node.args) == 2 and _is_str(node.args[0])
 
 
 def _only_parsed(target, scope, seen: dict) -> bool:

@@ -1,11 +1,19 @@
-"""The decision a run makes about the whole project before it writes a file that
-depends on it: may a schema the project owns lose the legacy field?
+"""What a run decides about the whole project, reading files outside its paths.
+
+Before it writes a file that depends on it: may a schema the project owns lose the
+legacy field?
 
 Only when no caller that passes or reads the field is left after the run. A caller is left
 when it is suppressed, deselected, cannot be fixed, or lies outside the run (in the
 project root, but not among the files given: `fix schema.py` alone, as the pre-commit
 hook runs it). Files whose analysis needs this decision (`SourceAnalysis.needs_project`)
 are analysed first without it and written only once it is made (`runner.run`).
+
+After it has written: which tests outside the run assert the behaviour its code has
+left (`tests_left_behind`)? A run fixing only `agent.py` stops advertising its
+commands at `initialize`; a test elsewhere asserting that list then fails. Each is
+named with exit 1 (its test rule's finding), in that run and in every later run of
+the migrated file alone, so a one-file run never leaves failing tests behind silently.
 
 The project root is the configuration's folder, else the nearest folder above the
 first path that holds `.git` or `pyproject.toml`, else the first path's folder.
@@ -17,14 +25,17 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from acp_migrate.engine.analysis import analyze_source, needs_libcst
+from acp_migrate.engine.analysis import analyze_source, is_vendored, needs_libcst
 from acp_migrate.engine.execution.discover import DiscoveryOptions, iter_files
 from acp_migrate.engine.execution.files import read_source
 from acp_migrate.engine.execution.modules import file_system_modules
-from acp_migrate.findings import Finding, SourceError
+from acp_migrate.findings import Finding, SourceAnalysis, SourceError
+from acp_migrate.results import FileOutcome
 from acp_migrate.settings import ProjectFacts, RuleSettings
 
 Callers = Iterable[tuple[Finding, "str | None"]]
+# How a test outside a run whose code left what it asserts is named.
+LEFT_BEHIND = "not in this run, though it asserts what"
 
 
 def project_root(paths: Sequence[str | os.PathLike[str]], options: DiscoveryOptions | None) -> str:
@@ -67,30 +78,87 @@ def decide(
             if why is not None:
                 left.append(f"{finding.path}:{finding.line} ({why})")
 
-    covered = any(root == path or root.startswith(path.rstrip(os.sep) + os.sep) for path in run_paths)
     for path, callers in sorted(run_files.items()):
         # A deselected rule did not run in this run: ask the file with every rule.
         note(_callers_of(path, every_rule, cwd) if deselecting else callers, None)
-    if not covered:
+    if not _covers(run_paths, root):
         for path in sorted(iter_files([root], options, [])):
             if path not in run_files:
                 note(_callers_of(path, every_rule, cwd), "not in this run")
     return ProjectFacts(schema_kept_by=tuple(left), run_paths=tuple(run_paths))
 
 
+def tests_left_behind(
+    *,
+    root: str,
+    run_paths: Sequence[str],
+    run_files: dict[str, str],
+    changed: Sequence[str],
+    settings: RuleSettings,
+    options: DiscoveryOptions | None,
+    cwd: str,
+) -> list[FileOutcome]:
+    """An outcome for each file in the project root but outside the run holding tests of
+    the legacy behaviour (`Rule.tests_behaviour`) while the run's code has left it: a
+    file it `changed` (as shown) or one holding the migrated form's mark. `run_files`:
+    each file of the run, absolute -> as shown. Each names its first test, not fixable."""
+    from acp_migrate.rules import BEHAVIOUR_TESTS
+
+    tests_of = {code: marks for code, marks in BEHAVIOUR_TESTS.items() if settings.enabled(code)}
+    if not tests_of or _covers(run_paths, root):
+        return []
+    marks = tuple({mark for codes_marks in tests_of.values() for mark in codes_marks})
+    migrated = list(changed) + [
+        shown for path, shown in run_files.items() if shown not in changed and _holds(path, marks)
+    ]
+    if not migrated:
+        return []
+    outcomes = []
+    for path in sorted(iter_files([root], options, [])):
+        analysis = _analysis_of(path, settings, cwd) if path not in run_files else None
+        tests = [finding for finding in analysis.findings if finding.code in tests_of] if analysis else []
+        if tests:
+            # One line a file: the file is what the run needs to take in.
+            why = f"{LEFT_BEHIND} {', '.join(migrated)} no longer does: fix it in the same run; {tests[0].message}"
+            named = [replace(tests[0], message=why, fixable=False)]
+            outcomes.append(FileOutcome(path=named[0].path, findings=named, remaining=named))
+    return outcomes
+
+
+def _covers(run_paths: Sequence[str], root: str) -> bool:
+    """Whether the run's paths hold the whole project root."""
+    return any(root == path or root.startswith(path.rstrip(os.sep) + os.sep) for path in run_paths)
+
+
+def _holds(path: str, marks: tuple[bytes, ...]) -> bool:
+    """Whether the Python file at `path`, not a vendored shim, holds one of `marks` (unreadable: no)."""
+    if not path.endswith((".py", ".pyi")):
+        return False
+    try:
+        source = read_source(path)
+    except Exception:  # the run reported it
+        return False
+    return not is_vendored(source) and any(mark in source for mark in marks)  # (the shim is no agent)
+
+
 def _callers_of(path: str, settings: RuleSettings, cwd: str) -> Callers:
-    """The callers of an owned schema in the file at `path`: only a file the screen
-    passes can hold one, and its findings are all that is needed (check's analysis,
-    which computes no fixed source)."""
+    """The callers of an owned schema in the file at `path`."""
+    analysis = _analysis_of(path, settings, cwd)
+    return analysis.callers if analysis is not None else []
+
+
+def _analysis_of(path: str, settings: RuleSettings, cwd: str) -> SourceAnalysis | None:
+    """check's analysis of the Python file at `path` (no fixed source computed); None
+    for a file the screen clears, as no rule reports on it, or one that cannot be read."""
     try:
         source = read_source(path)
     except Exception:  # unreadable: the run reports it if it is the run's
-        return []
+        return None
     if not needs_libcst(source, path):
-        return []
+        return None
     display = os.path.relpath(path, cwd) if path.startswith(cwd + os.sep) else path
     try:
-        analysis = analyze_source(
+        return analyze_source(
             source,
             path=display,
             fix=False,
@@ -99,5 +167,4 @@ def _callers_of(path: str, settings: RuleSettings, cwd: str) -> Callers:
             project=ProjectFacts(),
         )
     except SourceError:
-        return []
-    return analysis.callers
+        return None

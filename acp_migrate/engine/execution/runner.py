@@ -13,6 +13,7 @@ import contextlib
 import errno
 import functools
 import os
+import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import chain
@@ -158,6 +159,7 @@ def run(
         outcomes, facts = _decide_and_redo(outcomes, template, paths, discovery_options, cwd)
     if mode is Mode.FIX:
         outcomes = [_read_back(outcome, template, cwd, facts) for outcome in outcomes]
+        outcomes += _tests_left_behind(outcomes, template, paths, discovery_options, cwd)
     if leftovers:
         remove_leftovers(leftovers)  # a killed run's: once this run's writes are done
     return RunResult(
@@ -198,6 +200,28 @@ def _decide_and_redo(
     return [redone.get(path, o) for path, o in absolute.items()], facts
 
 
+def _tests_left_behind(
+    outcomes: list[FileOutcome],
+    template: FileJob,
+    paths: Sequence[str | os.PathLike[str]],
+    discovery_options: DiscoveryOptions | None,
+    cwd: str,
+) -> list[FileOutcome]:
+    """The tests outside the run asserting what its code has left (engine/execution/project.py):
+    a file it wrote fixing a place that passes or reads the legacy field, or one already migrated."""
+    from acp_migrate.engine.execution.project import project_root, tests_left_behind
+
+    return tests_left_behind(
+        root=project_root(list(paths) or ["."], discovery_options),
+        run_paths=[os.path.abspath(p) for p in (paths or ["."])],
+        run_files={os.path.abspath(os.path.join(cwd, o.path)): o.path for o in outcomes},
+        changed=[o.path for o in outcomes if o.written and any(why is None for _, why in o.callers)],
+        settings=template.settings,
+        options=discovery_options,
+        cwd=cwd,
+    )
+
+
 def _read_back(outcome: FileOutcome, template: FileJob, cwd: str, facts: ProjectFacts | None) -> FileOutcome:
     """fix's postcondition (engine/execution/postcondition.py): a written file, read back as check reads it."""
     if not outcome.written or outcome.deleted or outcome.error is not None:
@@ -230,7 +254,13 @@ def process_file(job: FileJob, source: bytes | None = None) -> FileOutcome:
             modules=file_system_modules(job.path),
             project=job.project,
         )
-    except (FileAccessError, SourceError) as exc:
+    except FileAccessError as exc:
+        # Too large to read whole (a data file: the census reads JSON), yet no rule could
+        # report on it: as clean as a file the prefilter passes over.
+        if _holds_no_token(job.path):
+            return FileOutcome(path=job.display_path)
+        return FileOutcome(path=job.display_path, error=exc.reason)
+    except SourceError as exc:
         return FileOutcome(path=job.display_path, error=exc.reason)
     except OSError as exc:
         return FileOutcome(path=job.display_path, error=describe_os_error(exc))
@@ -277,6 +307,36 @@ def process_file(job: FileJob, source: bytes | None = None) -> FileOutcome:
     except Exception as exc:
         return _unwritten(outcome, _internal_error(exc))
     return replace(outcome, written=True, companions=[replace(c, written=True, content=None) for _, c in companions])
+
+
+_SCAN_CHUNK = 1 << 20
+
+
+def _holds_no_token(path: str) -> bool:
+    """Whether the regular file at `path` surely holds no rule's trigger token: read in
+    chunks overlapping by a token's length, for a file too large to read whole."""
+    from acp_migrate.engine.analysis import may_contain_legacy
+    from acp_migrate.rules import TRIGGERS
+
+    overlap = max(map(len, TRIGGERS)) - 1
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return False
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        tail = b""
+        while chunk := os.read(fd, _SCAN_CHUNK):
+            window = tail + chunk
+            if may_contain_legacy(window):
+                return False
+            tail = window[-overlap:]
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
 
 
 def companions_to_write(path: str, display_path: str, wanted: dict[str, bytes]) -> list[tuple[str, CompanionFile]]:
