@@ -29,8 +29,7 @@ them) is:
 
 A test spying on the method that gives `initialize` the list (`mock.patch.object(Agent,
 "get_commands", ...)`, `mocker.spy(...)`) and asserting its calls is reported, not
-fixable: the advertiser calls it at each session setup instead. A doctest in any module's docstring (`>>> response.agent_capabilities.slash_commands`)
-that reads the field is reported, not fixable: it would fail once the field is gone.
+fixable: the advertiser calls it at each session setup instead.
 
 A unittest test reads the values its class's `setUp` (`setUpClass`, `asyncSetUp`,
 `setup_method`) stored on `self`. A fixture or helper that reads the field itself
@@ -72,9 +71,6 @@ from acp_migrate.rules.shared import (
     SPY_ASSERTIONS,
     SPY_TOKENS,
 )
-
-# A doctest line asserting the field is gone is no reading of it.
-DOCTEST_ABSENCE = ("hasattr(", " not in ")
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -225,30 +221,6 @@ class RemovedBehaviourTest(Rule):
         )
         with self.context.fix(removal):
             self._remove(tests, node)
-
-    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
-        """A doctest in a docstring (of any module) reading the field fails once it is
-        gone (AttributeError, KeyError): named, for a person to rewrite."""
-        import libcst as cst
-
-        from acp_migrate.cst.layout import is_docstring
-
-        if not is_docstring(node) or not isinstance(string := node.body[0].value, cst.SimpleString):
-            return
-        text = string.evaluated_value
-        reading = [
-            line.strip()
-            for line in (text.splitlines() if isinstance(text, str) else ())
-            if line.lstrip().startswith((">>>", "..."))
-            and any(key in line for key in LEGACY_KEYS)
-            and not any(absence in line for absence in DOCTEST_ABSENCE)
-        ]
-        if reading:
-            message = (
-                f"a doctest reads the removed `slash_commands` field (`{reading[0]}`): it fails once fix removes "
-                "the field; fix leaves it: rewrite it by hand to what each session is advertised"
-            )
-            self.context.report(Report(string, self.code, message, fixable=False))
 
     def visit_Call(self, node: cst.Call) -> None:
         """A test spying on the agent's command getter and asserting its calls: the

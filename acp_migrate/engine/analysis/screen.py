@@ -5,7 +5,7 @@ A trigger token in a docstring, a comment or a longer identifier (`has_slash_com
 passes the byte prefilter but is no legacy site. Each rule declares the words a
 file it reports on holds as a construct (`Rule.screen_words`): an identifier (a name,
 attribute, keyword argument, parameter, definition, import, global) or a `str`
-constant equal to one (or holding doctest examples that name one). The screen walks CPython's tree (C-parsed, milliseconds) and
+constant equal to one. The screen walks CPython's tree (C-parsed, milliseconds) and
 clears a file where no such construct is, so LibCST is neither imported nor run.
 
 A word standing in a context that every triggered rule declaring the word declares
@@ -93,7 +93,7 @@ def _holds_word(source: bytes, harmless: dict[str, frozenset[str]]) -> bool:
         for name in node._fields:
             value = getattr(node, name, None)
             if isinstance(value, str):
-                if value in words or _doctest_holds(value, words):
+                if value in words:
                     return True
             elif isinstance(value, list):
                 for item in value:
@@ -105,11 +105,6 @@ def _holds_word(source: bytes, harmless: dict[str, frozenset[str]]) -> bool:
             elif isinstance(value, ast.AST) and id(value) not in skipped:
                 stack.append((value, scope))
     return False
-
-
-def _doctest_holds(text: str, words: set[str]) -> bool:
-    """A string holding doctest examples (a docstring's `>>>` lines): code, read as text."""
-    return ">>>" in text and any(word in text for word in words)
 
 
 def harmless_constants(node, scope, contexts: frozenset[str], seen: dict) -> list:

@@ -1,4 +1,4 @@
-"""The notes agent (case: a doctest in the agent module's docstring reads the field: named, left).
+"""The notes agent (case: a doctest in the agent module's docstring reads the field: named by the census, left).
 
 >>> import asyncio
 >>> response = asyncio.run(NotesAgent().initialize(protocol_version=1))
@@ -9,22 +9,19 @@
 from typing import Any
 
 from acp.schema import AgentCapabilities, AvailableCommand, InitializeResponse, NewSessionResponse
-from acp_migrate.runtime import CommandAdvertiser
 
 
 class NotesAgent:
     def on_connect(self, conn) -> None:
         self.conn = conn
-        self.command_advertiser = CommandAdvertiser().bind(conn)
 
     def get_commands(self) -> list[AvailableCommand]:
         return [AvailableCommand(name="web", description="Search")]
 
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
-        self.command_advertiser.advertise(self.get_commands)
         return InitializeResponse(
             protocol_version=protocol_version,
-            agent_capabilities=AgentCapabilities(load_session=True),
+            agent_capabilities=AgentCapabilities(load_session=True, slash_commands=self.get_commands()),
         )
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
