@@ -181,6 +181,9 @@ def _add_todo(context: FileContext, source: str) -> None:
     room = TODO_WIDTH - width - len(text(""))
     shown = source if len(source) <= room else (source[: room - 1] + "…" if room > 8 else "the list")
     comment = text(shown)
-    if any(line.comment is not None and line.comment.value == comment for line in statement.leading_lines):
+    above = list(statement.leading_lines)
+    if context.module.body and statement is context.module.body[0]:
+        above[:0] = context.module.header  # LibCST gives a module's first comments to its header
+    if any(line.comment is not None and line.comment.value == comment for line in above):
         return
     context.add_comment(statement, comment)
