@@ -87,11 +87,19 @@ def code_digest(source: bytes) -> str | None:
     return None if code is None else hashlib.sha256(code.encode()).hexdigest()[:16]
 
 
-def vendored_source(version: str | None = None, style: ProjectStyle | None = None) -> bytes:
-    """The bytes `acp-migrate fix` writes as `VENDORED_FILE` (UTF-8, LF line endings)."""
+def vendored_source(version: str | None = None, style: ProjectStyle | None = None, newline: str = "\n") -> bytes:
+    """The bytes `acp-migrate fix` writes as `VENDORED_FILE` (UTF-8), with the line
+    endings of the project's files (`newline`)."""
     if version is None:
         from acp_migrate.version import __version__ as version
-    return _build(version, style or ProjectStyle())
+    source = _build(version, style or ProjectStyle())
+    return source if newline == "\n" else source.replace(b"\n", newline.encode())
+
+
+def newline_of(source: bytes) -> str:
+    """The line ending a file's first line ends with (LF when it has none)."""
+    first = source.split(b"\n", 1)[0]
+    return "\r\n" if first.endswith(b"\r") else "\n"
 
 
 @functools.lru_cache(maxsize=8)

@@ -128,3 +128,20 @@ def test_finding_positions_are_one_based():
 def test_brackets_in_strings_do_not_count_as_nesting():
     source = b"slash_commands_doc = '" + b"(" * 300 + b"'\n"
     assert analyze_source(source, path="f.py").findings == []
+
+
+GENERATED = b"".join(b"CONSTANT_%d = %d  # generated, padding padding padding\n" % (i, i) for i in range(60_000))
+
+
+def test_a_file_too_large_to_parse_that_holds_no_legacy_site_is_clean() -> None:
+    # The token only in a comment: the screen reads it with CPython's tree, no error.
+    source = b"# was slash_commands() before the generator's rename\n" + GENERATED
+    assert len(source) > 2 * 2**20
+    analysis = analyze_source(source, path="generated.py")
+    assert analysis.findings == [] and analysis.fixed_source is None
+
+
+def test_a_file_too_large_to_parse_that_names_the_field_says_so() -> None:
+    source = b"def slash_commands():\n    return []\n" + GENERATED
+    with pytest.raises(SourceError, match=r"too large to analyse: .* it names the legacy field in its code"):
+        analyze_source(source, path="generated.py")

@@ -3,7 +3,12 @@ rule's report made there goes, with its edits; `FileContext.shared` computes onc
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import libcst as cst
+import pytest
+
+from acp_migrate.api import check_paths
 
 from acp_migrate.rules.base import Report
 from acp_migrate.rules.context import FileContext
@@ -35,3 +40,21 @@ def test_a_shared_analysis_runs_once_a_file() -> None:
 
     assert (context.shared(analysis), context.shared(analysis)) == (1, 1)
     assert runs == [context]
+
+
+GOLDEN = Path(__file__).resolve().parent.parent / "golden"
+
+
+@pytest.mark.parametrize(
+    "case", ["tests-rewrite-mock-client", "tests-removed-whole", "tests-mixed-assertions-keep-the-rest"]
+)
+def test_ignoring_the_rule_that_claims_tests_adds_no_finding_there(case: str) -> None:
+    # ACP008 owns the tests it rewrites: ignored, it still owns them, and the reads of the
+    # field in them (ACP004's) stay moot. Ignoring a rule never adds findings.
+    def found(**overrides: object) -> set[tuple[str, int, str]]:
+        report = check_paths([GOLDEN / case / "input"], isolated=True, **overrides)
+        return {(f.path, f.line, f.code) for f in report.result.findings}
+
+    everything = found()
+    assert any(code == "ACP008" for _, _, code in everything)
+    assert found(ignore=("ACP008",)) == {f for f in everything if f[2] != "ACP008"}

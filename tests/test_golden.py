@@ -29,7 +29,7 @@ from acp_migrate.engine.analysis.codemod import analyze_source
 from acp_migrate.engine.execution.modules import in_memory_modules
 from acp_migrate.settings import DEFAULT_SETTINGS, ProjectFacts, RuleSettings
 from acp_migrate.style import read_style
-from acp_migrate.vendor import is_vendored, vendored_source
+from acp_migrate.vendor import is_vendored, newline_of, vendored_source
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 CASES = sorted(p for p in GOLDEN.iterdir() if (p / "input").is_dir())
@@ -55,9 +55,12 @@ def _files(root: Path) -> dict[str, bytes]:
 
 
 def _expected(root: Path, settings: RuleSettings) -> dict[str, bytes]:
-    # A vendored-header stub stands for the shim this release writes, in the case's style.
-    shim = vendored_source(style=settings.style)
-    return {name: shim if is_vendored(data) else data for name, data in _files(root).items()}
+    # A vendored-header stub stands for the shim this release writes, in the case's style
+    # and with the stub's line endings.
+    return {
+        name: vendored_source(style=settings.style, newline=newline_of(data)) if is_vendored(data) else data
+        for name, data in _files(root).items()
+    }
 
 
 def _listing(path: Path) -> list[str] | None:

@@ -73,8 +73,10 @@ class Run:
 RUNS = (
     Run("rewire-aliased-sdk-imports", "AliasedAgent()", "new", "web", own={"new": "web"}),
     Run("rewire-attrs-define", "AttrsAgent(conn)", "new", "web"),
+    Run("rewire-awaited-discovered-commands", "DiscoveringAgent()", "new load", "web"),
     Run("rewire-base-hook-other-package", "AppAgent()", "new", "web", module="app.agent"),
     Run("rewire-bind-in-on-connect-without-init", "TinyAgent()", "new", "web"),
+    Run("rewire-capabilities-dict-call-in-initialize-result", "DictAgent()", "new load", "web"),
     Run("rewire-comprehension-loop-variable", "ComprehensionAgent()", "new", "web test"),
     # load: of a session it does not have (its own-list path needs the new session's cwd)
     Run(
@@ -93,6 +95,7 @@ RUNS = (
     Run("rewire-inherited-handlers-other-module", "SkillAgent(conn)", "new load", "web", module="pool.agent"),
     Run("rewire-list-uses-initialize-parameter", "ClientAwareAgent()", "new", "web"),
     Run("rewire-merge-session-list", "MergingAgent()", "new", "review", own={"new": "help"}),
+    Run("rewire-mixin-initialize-concrete-on-connect", "MixedAgent()", "new load", "web"),
     Run("rewire-module-constant-capabilities", "ConstantAgent()", "new", "web"),
     Run(
         "rewire-race-patterns",
@@ -104,6 +107,13 @@ RUNS = (
     Run("rewire-request-object-camelcase", "OldSdkAgent(conn)", "new load", "web", sdk="0.6.3"),
     Run("rewire-run-agent", "StdioAgent()", "new", "web"),
     Run("rewire-sdk-0-4-9-example-agent", "ExampleAgent(conn)", "new load", "web test", sdk="0.4.9"),
+    Run(
+        "rewire-sdk-0-4-9-decorated-factory-lambda",
+        "traced(lambda c: ExampleAgent(c))(conn)",
+        "new load",
+        "web test",
+        sdk="0.4.9",
+    ),
     Run(
         "rewire-sdk-0-4-9-session-own-list",
         "NotesAgent(conn)",
@@ -136,6 +146,7 @@ RUNS = (
     # The vendored shim, imported as fix wrote the import: absolutely, as a script, relatively.
     Run("vendored-absolute-imports", "CoderAgent()", "new", "review", module="app.agents.coder"),
     Run("vendored-script-layout", "TinyAgent()", "new", "web"),
+    Run("vendored-crlf-project", "TinyAgent()", "new", "web"),
     # PEP 420 namespace packages run with `-m` (no __init__.py), and a src/ layout.
     Run("vendored-namespace-package-relative-imports", "CoderAgent()", "new", "review", module="acme.agents.coder"),
     Run("vendored-namespace-package-absolute-sibling", "CoderAgent()", "new", "review", module="acme.agents.coder"),

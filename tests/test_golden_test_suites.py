@@ -22,6 +22,7 @@ pytestmark = pytest.mark.slow  # pytest in processes of its own, twice a case
 SUITES = [
     "tests-compat-test-owned-schema",
     "tests-field-kept-no-compat-test",
+    "tests-hypothesis-json-round-trip",
     "tests-readers-keep-the-field",
     "tests-schema-class-removed-with-compat-test",
 ]

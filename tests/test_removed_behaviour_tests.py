@@ -69,15 +69,15 @@ def test_outside_test_files_a_test_is_not_acp008s() -> None:
 
 
 def test_a_test_fix_does_not_remove_is_left_whole_and_nothing_in_it_is_edited() -> None:
-    # ACP008 deselected (or suppressed on the test's line): no half-edit, no TODO.
+    # ACP008 deselected (or suppressed on the test's line): no half-edit, no TODO, and no
+    # other rule's finding in its place (ignoring a rule never adds findings).
     for settings, source in [
         (RuleSettings(ignore=("ACP008",)), FIELD_TEST),
         (RuleSettings(), FIELD_TEST.replace("def test_default():", "def test_default():  # acp-migrate: ignore[ACP008]")),
     ]:
         analysis = analyze_source(source.encode(), path="tests/test_caps.py", settings=settings)
         assert analysis.fixed_source is None
-        [keyword] = [f for f in analysis.remaining if f.code == "ACP001"]
-        assert not keyword.fixable and "leaves it to a person" in keyword.message
+        assert analysis.findings == []
 
 
 def test_in_kept_test_code_a_legacy_keyword_is_dropped_never_moved_nor_todo() -> None:

@@ -173,6 +173,20 @@ def test_fix_lists_fixed_files_then_what_needs_a_person_then_a_summary() -> None
     ]
 
 
+def test_fix_says_changed_not_fixed_of_a_file_where_it_only_wrote_a_todo() -> None:
+    todo = finding("a.py", 4, "ACP005", fixable=False)
+    left = finding("a.py", 4)  # fixable in general, but left here with the TODO
+    result = RunResult(
+        mode=Mode.FIX,
+        files=[
+            FileOutcome(path="a.py", findings=[left, todo], remaining=[left, todo], changed=True, written=True),
+            FileOutcome(path="b.py", findings=[finding("b.py", 1)], changed=True, written=True),
+        ],
+    )
+
+    assert render_fix(result).splitlines()[:2] == ["Changed a.py", "Fixed b.py"]
+
+
 @pytest.mark.parametrize(
     ("files", "summary"),
     [

@@ -195,6 +195,13 @@ def test_an_outdated_copy_is_reported_and_refreshed(project: Path) -> None:
     assert run(Mode.CHECK, [VENDORED_FILE]).findings == []
 
 
+def test_an_outdated_crlf_copy_is_refreshed_with_its_line_endings(project: Path) -> None:
+    old = vendored_source("0.0.1").replace(b"self._lock = asyncio.Lock()", b"self._lock = None")
+    (project / VENDORED_FILE).write_bytes(old.replace(b"\n", b"\r\n"))
+    assert run(Mode.FIX, [VENDORED_FILE]).exit_code() == 0
+    assert (project / VENDORED_FILE).read_bytes() == vendored_source().replace(b"\n", b"\r\n")
+
+
 def test_a_copy_an_earlier_build_of_this_release_wrote_is_refreshed(project: Path) -> None:
     """The copy fix wrote before the one shim (what main had in issue 30): its header names
     this release, its code is known as an earlier build's, so it is outdated, not edited."""

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from acp_migrate.escape import shown, shown_path
 from acp_migrate.findings import Finding
 from acp_migrate.report.colour import PLAIN, Painter
-from acp_migrate.results import FileError, Mode, RunResult
+from acp_migrate.results import FileError, FileOutcome, Mode, RunResult
 
 FIX_COMMAND = "acp-migrate fix"
 
@@ -94,9 +94,13 @@ def fixed_findings(result: RunResult) -> list[Finding]:
     fixed = []
     for outcome in result.files:
         if outcome.written if result.mode is Mode.FIX else outcome.changed:
-            left = set(outcome.remaining)
-            fixed += [f for f in outcome.findings if f.fixable and f not in left]
+            fixed += _fixed_in(outcome)
     return sorted(fixed, key=Finding.sort_key)
+
+
+def _fixed_in(outcome: FileOutcome) -> list[Finding]:
+    left = set(outcome.remaining)
+    return [f for f in outcome.findings if f.fixable and f not in left]
 
 
 def render_fix(
@@ -116,7 +120,7 @@ def render_fix(
         fixed = render_fixes(result, show_fixes, paint=paint)
     else:
         fixed = _lines(
-            f"{paint('Deleted' if outcome.deleted else 'Fixed', 'green')} {shown(outcome.path)}"
+            f"{paint(_written_verb(outcome), 'green')} {shown(outcome.path)}"
             for outcome in result.files
             if outcome.written
         )
@@ -126,6 +130,13 @@ def render_fix(
             if c.written
         )
     return fixed + remaining + (render_summary(result, paint=paint) if summary else "")
+
+
+def _written_verb(outcome: FileOutcome) -> str:
+    """`Fixed` only where a finding was fixed; `Changed` where fix only wrote a TODO."""
+    if outcome.deleted:
+        return "Deleted"
+    return "Fixed" if _fixed_in(outcome) else "Changed"
 
 
 def render_fixes(result: RunResult, names: Mapping[str, str], *, paint: Painter = PLAIN) -> str:

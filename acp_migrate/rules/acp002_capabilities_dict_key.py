@@ -2,18 +2,24 @@
 `"agentCapabilities"` of a dict (an initialize result built by hand).
 
 The dict may be a literal or `dict(...)` at either level (`{"agentCapabilities":
-dict(slashCommands=x)}`, `dict(agentCapabilities={...})`), a local the function places
+dict(slashCommands=x)}`, `dict(agentCapabilities={...})`), the capabilities given to an
+initialize result as a dict (`InitializeResponse(agent_capabilities=dict(...))`, which
+pydantic validates into them), a local the function places
 under `"agentCapabilities"` (`caps = {...}; ...; {"agentCapabilities": caps}`), or the
 key may be set on a value known to be a capabilities dict
 (`result["agentCapabilities"]["slashCommands"] = x`, `data["slashCommands"] = x` on a
 `model_dump()`, `caps["slashCommands"] = x` on such a local): the entry goes, or the statement,
 and its commands move to the agent's `CommandAdvertiser` as ACP001's do. Dicts
 passed straight to `model_validate` and friends are left alone: they are old-JSON
-fixtures proving the key is ignored on the way in.
+fixtures proving the key is ignored on the way in, and so are, in test files, dicts
+held by a name (`OLD = {...}`) that its scope only ever gives to one. A test file that asserts the key's
+absence (`"slashCommands" not in out["agentCapabilities"]`) tests code stripping it
+from old agents' answers (a proxy, a client): its dicts are those answers, left alone.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from acp_migrate.rules.base import NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, Example, Rule
@@ -22,6 +28,7 @@ from acp_migrate.rules.shared import (
     ADVERTISES,
     CAPABILITY_KEYS,
     CAPS_DICT,
+    INITIALIZE_CLASSES,
     LEGACY_KEYS,
     LEGACY_TOKENS,
 )
@@ -29,7 +36,11 @@ from acp_migrate.rules.shared import (
 if TYPE_CHECKING:
     import libcst as cst
 
-PARSING_METHODS = frozenset({"model_validate", "model_validate_json", "parse_obj", "validate"})
+# pydantic's models' and `TypeAdapter`'s (`TypeAdapter(InitializeResponse).validate_python(old)`).
+PARSING_METHODS = frozenset(
+    {"model_validate", "model_validate_json", "parse_obj", "validate", "validate_python", "validate_json"}
+)
+INITIALIZE_BUILDERS = frozenset({"create", "model_construct"})
 
 
 class CapabilitiesDictKey(Rule):
@@ -70,6 +81,8 @@ class CapabilitiesDictKey(Rule):
         # the traversal is inside one.
         self._inbound: set[cst.CSTNode] = set()
         self._inbound_depth = 0
+        self._parsed_names: dict[cst.CSTNode, tuple] = {}  # scope -> (mentions, parsed mentions)
+        self._stripping: bool | None = None  # a test file of code stripping the key
 
     # -- local names -------------------------------------------------------------------
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
@@ -92,7 +105,9 @@ class CapabilitiesDictKey(Rule):
             self._inbound.update(
                 arg.value for arg in node.args if isinstance(arg.value, cst.Dict) or is_dict_call(arg.value)
             )
-        if is_dict_call(node):
+        # `dict(agentCapabilities={...})`, and `InitializeResponse(agent_capabilities=dict(...))`:
+        # pydantic validates the dict into the capabilities.
+        if is_dict_call(node) or self._builds_initialize_result(node):
             for arg in node.args:
                 if arg.keyword is not None and arg.keyword.value in CAPABILITY_KEYS:
                     self._remove_legacy_keys(arg.value)
@@ -116,6 +131,73 @@ class CapabilitiesDictKey(Rule):
         if original_node in self._inbound:
             self._inbound_depth -= 1
 
+    def _builds_initialize_result(self, node: cst.Call) -> bool:
+        """`InitializeResponse(...)` or its `create` / `model_construct` (not a parsing method)."""
+        import libcst as cst
+
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in INITIALIZE_BUILDERS:
+            func = func.value
+        return self.context.is_schema_class(func, INITIALIZE_CLASSES)
+
+    def _tests_stripping(self) -> bool:
+        """A test file asserting the key's absence (`"slashCommands" not in out[...]`) tests
+        code that strips it from old agents' answers (a proxy, a client): its dicts
+        holding the key are those old answers, left alone."""
+        if self._stripping is None:
+            import libcst as cst
+
+            from acp_migrate.cst.walk import walk
+            from acp_migrate.rules.shared.legacy_tests.files import is_test_path
+            from acp_migrate.rules.shared.syntax import string_value
+
+            found = False
+
+            class Absence(cst.CSTVisitor):
+                def visit_Comparison(self, node: cst.Comparison) -> None:
+                    nonlocal found
+                    found = found or (
+                        string_value(node.left) in LEGACY_KEYS
+                        and isinstance(node.comparisons[0].operator, cst.NotIn)
+                    )
+
+            if is_test_path(self.context.path, self.context.settings.test_files):
+                walk(self.context.module, Absence())
+            self._stripping = found
+        return self._stripping
+
+    def _only_parsed(self, node: cst.Assign) -> bool:
+        """In a test file, `OLD = {...}` (or `dict(...)`) where every other mention of `OLD`
+        in its scope is an argument given to a parsing method: old JSON kept to prove it
+        still parses (elsewhere it may be how a server builds its answer)."""
+        import libcst as cst
+
+        from acp_migrate.cst.names import mentions
+        from acp_migrate.cst.walk import walk
+        from acp_migrate.rules.shared.legacy_tests.files import is_test_path
+        from acp_migrate.rules.shared.syntax import is_dict_call
+
+        if not (isinstance(node.value, cst.Dict) or is_dict_call(node.value)):
+            return False
+        if not is_test_path(self.context.path, self.context.settings.test_files):
+            return False
+        names = [target.target.value for target in node.targets if isinstance(target.target, cst.Name)]
+        if not names or len(names) != len(node.targets):
+            return False
+        scope = self.context.function or self.context.module
+        if scope not in self._parsed_names:
+            parsed: Counter[str] = Counter()
+
+            class Parsed(cst.CSTVisitor):
+                def visit_Call(self, call: cst.Call) -> None:
+                    if isinstance(call.func, cst.Attribute) and call.func.attr.value in PARSING_METHODS:
+                        parsed.update(a.value.value for a in call.args if isinstance(a.value, cst.Name))
+
+            walk(scope, Parsed())
+            self._parsed_names[scope] = (mentions(scope), parsed)
+        total, parsed = self._parsed_names[scope]
+        return all(parsed[name] and total[name] == parsed[name] + 1 for name in names)
+
     @staticmethod
     def _is_dict_call(node: cst.BaseExpression) -> bool:
         from acp_migrate.rules.shared.syntax import is_dict_call
@@ -135,6 +217,8 @@ class CapabilitiesDictKey(Rule):
             found = [(arg, arg.keyword.value if arg.keyword else None, arg.value) for arg in capabilities.args]
         else:
             return
+        if self._tests_stripping():
+            return
         for anchor, key, value in found:
             if key in LEGACY_KEYS:
                 remove_advertised(
@@ -149,6 +233,8 @@ class CapabilitiesDictKey(Rule):
     def visit_Assign(self, node: cst.Assign) -> None:
         import libcst as cst
 
+        if self._only_parsed(node):
+            self._inbound.add(node.value)
         self._stores(node, node.value)
         self.kinds.assigned(node)
         # `caps = {...}` later placed under "agentCapabilities": its entries are the capabilities'.

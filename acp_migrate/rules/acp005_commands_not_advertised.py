@@ -3,7 +3,7 @@ cannot hand to the agent's `CommandAdvertiser` (ACP001 says where the lists go).
 
 Reported by `fix` in place of the ACP001/ACP002/ACP003 finding it could not fix: it
 cannot move the list safely (the value uses locals of a
-method `initialize` calls, it is advertised only under a condition, it awaits, the class has
+method `initialize` calls, it is advertised only under a condition, it awaits in an `initialize` that is not async, the class has
 nowhere to create or bind the advertiser, or the code is not an agent's
 `initialize`, a method it calls, or a module constant it uses). Code that cannot be moved
 stays where it was: the keyword, its value and the locals feeding it are kept, and a

@@ -27,10 +27,12 @@ The lead phrase naming capabilities becomes "in each session's
 `available_commands_update`". Left as they are, reported: blocks that are not plain
 JSON (`...` placeholders, comments), a value that is not a list, several legacy keys
 in one block, a block replaced under a lead that still names capabilities, and the
-prose of such a block. The byte prefilter reads only files holding `slash_commands`
+prose of such a block, and a sentence that also names the removed field. The byte prefilter reads only files holding `slash_commands`
 or `slashCommands`: prose alone, on a page without the key, is not read.
 
-Historical texts are left as they are: files in a folder named `rfcs`, `rfc`, `adr`,
+A page naming nothing of ACP (neither ACP, `agentCapabilities`, `protocolVersion`, a
+`session/` method nor `AvailableCommand`) is about another product's slash commands (a
+chat bot's README) and is not read. Historical texts are left as they are: files in a folder named `rfcs`, `rfc`, `adr`,
 `adrs` or `decisions`, and changelogs (`CHANGELOG*`, `HISTORY*`, `NEWS*`,
 `RELEASE-NOTES*`) are not read. Exclude other such folders by path:
 `extend-exclude = ["docs/proposals"]` in `[tool.acp-migrate]` (with `--force-exclude`
@@ -71,6 +73,13 @@ _PLACE = re.compile(
     r"`{0,2}(?:AgentCapabilities|agentCapabilities|agent_capabilities|capabilities)`{0,2}"
     r"(?:\s+(?:object|field|response|result))?"
     r"|(?:the\s+)?`{0,2}initiali[sz]e`{0,2}(?:\s+(?:response|result|time|request|call))?))(?![\w`]|\.\w)",
+    re.IGNORECASE,
+)
+# A page about ACP names it, or something only ACP has; a page naming none of these
+# (a Discord bot's README and its "slash commands") is another product's.
+_ABOUT_ACP = re.compile(
+    r"\bACP\b|\bacp[._-]|Agent Client Protocol|agent_?capabilities|protocol_?version|session/"
+    r"|AvailableCommand|available_?commands",
     re.IGNORECASE,
 )
 # Prose naming the removed field itself: reported, the sentence is the author's.
@@ -596,6 +605,8 @@ def _unparsed_findings(lines: list[str], block: _Block, content: str) -> list[_F
 
 
 def find_in_document(text: str, suffix: str = ".md") -> list[_Found]:
+    if not _ABOUT_ACP.search(text):  # another product's slash commands (a chat bot's)
+        return []
     document = _document(text, suffix)
     newline = "\r\n" if "\r\n" in text else "\n"
     found: list[_Found] = []
@@ -607,18 +618,23 @@ def find_in_document(text: str, suffix: str = ".md") -> list[_Found]:
             unclear_leads.update(block.lead)
     for line in document.prose:
         text_line = document.lines[line].rstrip("\r")
+        # Prose naming the field is the author's to rewrite: so is the rest of its sentence.
+        naming = [
+            (match, sentence)
+            for match in _FIELD_NAME.finditer(text_line)
+            if not _NEGATION.search(sentence := _sentence(document, line, match.start(), match.end()))
+        ]
         for match in _place_matches(document, line):
-            if line in unclear_leads:
-                found += _left(
-                    [_Found(line, match.start(), match.end(), _PLACE_MESSAGE, [])], "the example it leads is left"
-                )
+            why = "the example it leads is left" if line in unclear_leads else None
+            if any(_sentence(document, line, match.start(), match.end()) == s for _, s in naming):
+                why = "the sentence names the removed field"
+            if why is not None:
+                found += _left([_Found(line, match.start(), match.end(), _PLACE_MESSAGE, [])], why)
             else:
                 found.append(
                     _Found(line, match.start(), match.end(), _PLACE_MESSAGE, [_place_fix(document, line, match)])
                 )
-        for match in _FIELD_NAME.finditer(text_line):
-            if not _NEGATION.search(_sentence(document, line, match.start(), match.end())):
-                found.append(_Found(line, match.start(), match.end(), _FIELD_MESSAGE, []))
+        found += [_Found(line, match.start(), match.end(), _FIELD_MESSAGE, []) for match, _ in naming]
     return sorted(found, key=lambda f: (f.line, f.column))
 
 

@@ -27,6 +27,10 @@ them) is:
   person rewrites it, and a schema the project owns keeps the field meanwhile, so the
   test still passes.
 
+A test spying on the method that gives `initialize` the list (`mock.patch.object(Agent,
+"get_commands", ...)`, `mocker.spy(...)`) and asserting its calls is reported, not
+fixable: the advertiser calls it at each session setup instead.
+
 A unittest test reads the values its class's `setUp` (`setUpClass`, `asyncSetUp`,
 `setup_method`) stored on `self`. A fixture or helper that reads the field itself
 (ACP004 reports the read) is left with what it sets up: the schema keeps the field
@@ -56,7 +60,17 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from acp_migrate.rules.base import NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, Example, Report, Rule
-from acp_migrate.rules.shared import ADVERTISER, LEFT, LEGACY_KEYS, LEGACY_TOKENS, PARTIAL, REMOVE, REWRITE
+from acp_migrate.rules.shared import (
+    ADVERTISER,
+    LEFT,
+    LEGACY_KEYS,
+    LEGACY_TOKENS,
+    PARTIAL,
+    REMOVE,
+    REWRITE,
+    SPY_ASSERTIONS,
+    SPY_TOKENS,
+)
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -71,8 +85,9 @@ class RemovedBehaviourTest(Rule):
     summary = "A test of the removed `slash_commands` field is rewritten to test the per-session advertisement, or removed."
     fixable = True
     tests_behaviour = (ADVERTISER.encode(),)  # migrated code advertises through its attribute
-    triggers = LEGACY_TOKENS
-    screen_words = LEGACY_KEYS
+    claims = True  # the tests it removes or rewrites (FileContext.claim)
+    triggers = LEGACY_TOKENS + SPY_TOKENS  # a spy on the command getter names no field
+    screen_words = LEGACY_KEYS | SPY_ASSERTIONS
     # assertions of absence and old-JSON fixtures are no test of the removed field
     screen_harmless = frozenset({NOT_HASATTR, NOT_IN, PARSED_DICT_KEY})
     examples = (
@@ -173,7 +188,7 @@ class RemovedBehaviourTest(Rule):
 
     def _removes_at(self, lineage: Sequence[cst.CSTNode]) -> bool:
         tests = self._tests()
-        return tests is not None and tests.removes_at(lineage)
+        return tests is not None and tests.removes_at(lineage, planned=True)
 
     def visit_Module(self, node: cst.Module) -> None:
         tests = self._tests()
@@ -206,6 +221,23 @@ class RemovedBehaviourTest(Rule):
         )
         with self.context.fix(removal):
             self._remove(tests, node)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        """A test spying on the agent's command getter and asserting its calls: the
+        advertiser calls it at each session setup, not once at initialize."""
+        from acp_migrate.rules.shared.legacy_tests.files import is_test
+        from acp_migrate.rules.shared.legacy_tests.spies import spied_getter
+
+        test = self.context.function
+        if test is None or self._tests() is None or not is_test(test, self.context.imports):
+            return
+        getter = spied_getter(self.context, node, test)
+        if getter is not None:
+            message = (
+                f"test `{test.name.value}` spies on `{getter}`, which gave initialize its commands, and asserts "
+                "its calls: fix moves that call to each session setup; fix leaves it: rewrite it by hand"
+            )
+            self.context.report(Report(node, self.code, message, fixable=False))
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         tests = self._tests()

@@ -74,10 +74,10 @@ class VendoredRuntimeOutdated(Rule):
     def check_vendored(source: bytes, style: ProjectStyle | None = None) -> tuple[str, bytes | None] | None:
         """(message, the bytes fix writes, None: fix leaves it) for a copy that is not this
         release's shim; None when it is (in any formatting)."""
-        from acp_migrate.vendor import header_version, replaceable, same_code, vendored_source
+        from acp_migrate.vendor import header_version, newline_of, replaceable, same_code, vendored_source
         from acp_migrate.version import __version__
 
-        current = vendored_source(style=style)
+        current = vendored_source(style=style, newline=newline_of(source))  # its line endings kept
         if same_code(source, current):
             return None
         version = header_version(source)

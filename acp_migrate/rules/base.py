@@ -77,6 +77,10 @@ class Rule(RuleBase):
     # Names (fnmatch patterns, any case) of files or folders the rule leaves alone though
     # it reads their suffix: a text rule's historical documents (`rfcs`, `CHANGELOG*`).
     skipped_names: ClassVar[tuple[str, ...]] = ()
+    # Whether the rule claims code (`FileContext.claim`): it then runs though deselected,
+    # its reports dropped as any deselected rule's, so that ignoring it never makes other
+    # rules report in the code it owns.
+    claims: ClassVar[bool] = False
     # A census rule: once the other rules are done, the engine (engine/analysis/census.py)
     # lists the mentions of its `screen_words` in a file of its `suffixes`, less those in
     # its `screen_harmless` contexts and those on a line another finding covers, and

@@ -46,7 +46,7 @@ def test_bad_file_is_reported_and_the_run_goes_on(tmp_path: Path, kind: str) -> 
     errors = result.stderr.splitlines()
     assert len(errors) == 1 and errors[0].startswith(f"{os.path.join('tree', 'bad.py')}: error: "), errors
     assert reason in errors[0]
-    assert "Fixed " + os.path.join("tree", "good.py") in result.stdout
+    assert "Changed " + os.path.join("tree", "good.py") in result.stdout
     assert (tree / "bad.py").read_bytes() == content
     assert (tree / "good.py").read_bytes() != GOOD
 
@@ -81,7 +81,7 @@ def test_ten_megabyte_generated_file_is_refused_quickly(tmp_path: Path) -> None:
     assert result.returncode == 2
     size = f"{len(legacy) / 2**20:.1f} MiB"
     assert result.stderr.splitlines() == [f"generated.py: error: too large to analyse: {size} (the limit is 2 MiB)"]
-    assert "Fixed good.py" in result.stdout
+    assert "Changed good.py" in result.stdout
     assert (tmp_path / "generated.py").read_bytes() == legacy
     assert (tmp_path / "generated_clean.py").read_bytes() == body
 
@@ -132,7 +132,7 @@ def test_deep_nesting_is_refused_without_crashing(tmp_path: Path, depth: int) ->
         # (a chain of 50,000 `elif` blocks is refused first for its size: parse_cost)
         assert any(word in reason for word in ("nested", "syntax error", "indentation", "too large")), (path, reason)
         assert "crashed" not in reason
-    assert "Fixed " + os.path.join("tree", "good.py") in result.stdout
+    assert "Changed " + os.path.join("tree", "good.py") in result.stdout
     for name, content in contents.items():
         assert (tree / name).read_bytes() == content
 
@@ -181,7 +181,7 @@ def test_unreadable_file_is_reported(tmp_path: Path) -> None:
         (tmp_path / "secret.py").chmod(0o644)
     assert result.returncode == 2, result
     assert result.stderr.splitlines() == ["secret.py: error: permission denied"]
-    assert "Fixed good.py" in result.stdout
+    assert "Changed good.py" in result.stdout
     assert (tmp_path / "secret.py").read_bytes() == GOOD
 
 
@@ -194,7 +194,7 @@ def test_read_only_file_is_not_fixed(tmp_path: Path) -> None:
 
     assert result.returncode == 2
     assert result.stderr.splitlines() == ["locked.py: error: permission denied: file is read-only"]
-    assert "Fixed good.py" in result.stdout
+    assert "Changed good.py" in result.stdout
     assert (tmp_path / "locked.py").read_bytes() == GOOD
     assert stat.S_IMODE((tmp_path / "locked.py").stat().st_mode) == 0o444
     # Reading is fine: check reports it like any file.
@@ -217,7 +217,7 @@ def test_symlink_loops(tmp_path: Path) -> None:
     assert explicit.returncode == 2
     (line,) = explicit.stderr.splitlines()
     assert line == os.path.join("tree", "a.py") + ": error: symbolic link loop"
-    assert "Fixed " + os.path.join("tree", "good.py") in explicit.stdout
+    assert "Changed " + os.path.join("tree", "good.py") in explicit.stdout
     assert os.readlink(tree / "a.py") == "b.py" and os.readlink(tree / "b.py") == "a.py"
 
 
@@ -234,8 +234,8 @@ def test_symlinks_out_of_the_tree_are_not_followed(tmp_path: Path) -> None:
     result = run_cli("fix", "tree", cwd=tmp_path)
 
     assert result.returncode in (0, 1) and result.stderr == ""
-    assert [line for line in result.stdout.splitlines() if line.startswith("Fixed tree")] == [
-        "Fixed " + os.path.join("tree", "good.py")
+    assert [line for line in result.stdout.splitlines() if line.startswith("Changed tree")] == [
+        "Changed " + os.path.join("tree", "good.py")
     ]
     assert (outside / "legacy.py").read_bytes() == GOOD
     assert (tree / "linked.py").is_symlink() and (tree / "linked_dir").is_symlink()
@@ -249,7 +249,7 @@ def test_missing_paths_are_reported_and_the_others_processed(tmp_path: Path) -> 
         "missing.py: error: no such file or directory",
         f"{os.path.join('no', 'such', 'dir')}: error: no such file or directory",
     ]
-    assert "Fixed good.py" in result.stdout
+    assert "Changed good.py" in result.stdout
 
 
 def test_a_fifo_named_py_does_not_hang_the_run(tmp_path: Path) -> None:
@@ -258,7 +258,7 @@ def test_a_fifo_named_py_does_not_hang_the_run(tmp_path: Path) -> None:
     result = run_cli_process("fix", "pipe.py", ".", cwd=tmp_path, timeout=60)
     assert result.returncode == 2
     assert result.stderr.splitlines() == ["pipe.py: error: not a regular file"]
-    assert "Fixed good.py" in result.stdout
+    assert "Changed good.py" in result.stdout
 
 
 def test_nothing_is_left_behind(tmp_path: Path) -> None:

@@ -214,7 +214,7 @@ def test_a_file_an_editor_saved_during_the_run_is_not_overwritten(tmp_path: Path
     assert result.returncode == 2, result
     assert "a.py: error: changed by someone else since it was read: not overwritten" in result.stderr
     assert (tmp_path / "a.py").read_text() == edited
-    assert "Fixed b.py" in result.stdout and (tmp_path / "b.py").read_text() != LEGACY_SNIPPETS[1]
+    assert "Changed b.py" in result.stdout and (tmp_path / "b.py").read_text() != LEGACY_SNIPPETS[1]
 
 
 # -- time and memory ---------------------------------------------------------------------
@@ -416,7 +416,7 @@ def test_fix_removes_the_temp_files_a_killed_run_left(tmp_path: Path) -> None:
     result = run_guarded("fix", ".", cwd=tmp_path)
 
     _no_crash(result)
-    assert result.returncode == 1 and "Fixed" in result.stdout, result
+    assert result.returncode == 1 and "Changed pkg/agent.py" in result.stdout, result
     assert not killed.exists() and not before_0_3.exists()
     assert running.read_text() == "half a file"
 

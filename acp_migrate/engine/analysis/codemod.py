@@ -116,6 +116,18 @@ def within_parse_limits(source: bytes) -> bool:
     return len(source) <= MAX_PARSE_BYTES and parse_cost(source) <= MAX_PARSE_COST
 
 
+# CPython's tree costs about 60 bytes of memory per byte of real code, but up to 0.9 kB
+# a unit of dense code (`a;a;...`: 1.2 million units took 1.06 GB): a file too large for
+# LibCST is still screened within these bounds, so that one holding no legacy site (a
+# generated module with a helper named like the field) is no error.
+MAX_SCREEN_BYTES = 4 * MAX_PARSE_BYTES
+MAX_SCREEN_COST = 800_000
+
+
+def within_screen_limits(source: bytes) -> bool:
+    return len(source) <= MAX_SCREEN_BYTES and parse_cost(source) <= MAX_SCREEN_COST
+
+
 def parse_for_screening(source: bytes):
     """(CPython's fast tree of `source`, None), or (None, CPython's SyntaxError) when
     CPython cannot read it: a mistake, or syntax newer than this Python, which LibCST
@@ -125,14 +137,18 @@ def parse_for_screening(source: bytes):
     import warnings
 
     if len(source) > MAX_PARSE_BYTES:
-        raise SourceError(
-            f"too large to analyse: {len(source) / 2**20:.1f} MiB (the limit is {MAX_PARSE_BYTES // 2**20} MiB)"
-        )
-    if (cost := parse_cost(source)) > MAX_PARSE_COST:
-        raise SourceError(
+        too_large = f"too large to analyse: {len(source) / 2**20:.1f} MiB (the limit is {MAX_PARSE_BYTES // 2**20} MiB)"
+    elif (cost := parse_cost(source)) > MAX_PARSE_COST:
+        too_large = (
             f"too large to analyse: about {cost:,} tokens and lines (the limit is {MAX_PARSE_COST:,}, what the"
             " parser's memory allows): split the file, or exclude it (`extend-exclude`)"
         )
+    else:
+        too_large = None
+    if too_large is not None:
+        if within_screen_limits(source):  # screened: it names the field as code
+            too_large += "; it names the legacy field in its code: exclude it if that is no ACP code"
+        raise SourceError(too_large)
     try:
         with warnings.catch_warnings():  # `"\d"` and the like: not ours to report
             warnings.simplefilter("ignore")
@@ -465,7 +481,7 @@ def analyze_source(
         analysis = _analyze_document(
             source.decode(encoding), document_rules, path=path, fix=fix, encoding=encoding, report_filter=report_filter
         )
-    elif within_parse_limits(source) and not may_report(source):
+    elif within_screen_limits(source) and not may_report(source):
         # The screen: no construct a rule reports on (a token only in prose, say).
         analysis = SourceAnalysis(encoding=encoding)
     else:
@@ -711,7 +727,9 @@ def _analyze_candidate(
     context = FileContext(
         module, settings, dropped=dropped, modules=modules, project=project, path=path, kept_by_check=may_contain_legacy
     )
-    rules = [rule(context) for rule in PYTHON_RULES if settings.enabled(rule.code) and rule.is_candidate(source)]
+    # A rule that claims code runs deselected too (its reports go below): its claim holds.
+    running = [rule for rule in PYTHON_RULES if settings.enabled(rule.code) or rule.claims]
+    rules = [rule(context) for rule in running if rule.is_candidate(source)]
     try:
         walk(module, RuleDispatcher(context, rules, skip=skipped))
     except RecursionError:

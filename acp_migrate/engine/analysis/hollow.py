@@ -71,12 +71,26 @@ def _irrelevant(lines: list[bytes], tree: ast.Module) -> list[ast.stmt]:
     # using a legacy constant (`CAPS = AgentCapabilities(slash_commands=...)`) is where
     # the rewire moves the constant's list: it stays whole too.
     used = {*_WORD.findall(b"".join(kept)), b"*"}
-    return [
-        statement
+    irrelevant = [
+        (statement, segment)
         for statement, segment in candidates
         if not (_IMPORT.search(segment) and _imported_names(statement) & used)
         and not (constants and not constants.isdisjoint(_WORD.findall(segment)))
     ]
+    # A class made of a kept class (a mixin whose `initialize` holds the list) stays whole:
+    # the rewire binds the mixin's advertiser from its connection attribute.
+    classes = {s.name for s in tree.body if isinstance(s, ast.ClassDef)} - {s.name for s, _ in irrelevant}
+    grown = True
+    while grown:
+        made_of = [s for s, _ in irrelevant if isinstance(s, ast.ClassDef) and _base_names(s) & classes]
+        classes.update(s.name for s in made_of)
+        irrelevant = [(s, segment) for s, segment in irrelevant if s not in made_of]
+        grown = bool(made_of)
+    return [statement for statement, _ in irrelevant]
+
+
+def _base_names(node: ast.ClassDef) -> set[str]:
+    return {base.id for base in node.bases if isinstance(base, ast.Name)}
 
 
 class Hollowed(NamedTuple):

@@ -54,3 +54,7 @@ ADVERTISER = "command_advertiser"
 # and in what it edits no other rule reports or edits.
 TEST_RULE = "ACP008"
 KEEP, REWRITE, REMOVE, PARTIAL, LEFT = "keep", "rewrite", "remove", "partial", "left"
+# How a test asserts a spy's calls (`legacy_tests.spies`: a spy on the command getter),
+# and the bytes a file holding one does.
+SPY_ASSERTIONS = frozenset({"assert_called", "assert_called_once", "assert_called_once_with", "call_count"})
+SPY_TOKENS: tuple[bytes, ...] = (b"assert_called", b"call_count")

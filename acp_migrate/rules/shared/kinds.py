@@ -37,6 +37,10 @@ CONSTRUCTORS = frozenset(
 # field's name from one is reading the field.
 FIELD_MAPS = frozenset({"model_fields", "__fields__", "model_fields_set", "__dict__"})
 
+# A model's JSON text, and what reads it back into a dict.
+JSON_DUMPERS = frozenset({"model_dump_json", "json"})
+JSON_LOADERS = frozenset({"json.loads", "orjson.loads", "ujson.loads"})
+
 SETUP_METHODS = frozenset({"__init__", "setUp", "asyncSetUp", "setUpClass", "setup_method", "setup_class"})
 
 
@@ -146,6 +150,8 @@ class ValueKinds:
             return CAPS
         if self.is_schema(func, INITIALIZE_CLASSES):
             return INIT
+        if self.resolve(func) in JSON_LOADERS and node.args:
+            return self._loaded_kind(node.args[0].value)
         if isinstance(func, cst.Name):
             if func.value in {"vars", "dir"} and len(node.args) == 1:
                 return CAPS_DICT if self.kind(node.args[0].value) == CAPS else None
@@ -168,6 +174,12 @@ class ValueKinds:
             return self.kind(func.value)
         if method == "get" and node.args and string_value(node.args[0].value) in CAPABILITY_KEYS:
             return CAPS_DICT
+        return None
+
+    def _loaded_kind(self, text: cst.BaseExpression) -> str | None:
+        """`json.loads(caps.model_dump_json())` is the dict `caps.model_dump()` is."""
+        if isinstance(text, cst.Call) and isinstance(text.func, cst.Attribute) and text.func.attr.value in JSON_DUMPERS:
+            return {CAPS: CAPS_DICT, INIT: INIT_DICT}.get(self.kind(text.func.value) or "")
         return None
 
     def _run_kind(self, node: cst.Call) -> str | None:

@@ -108,6 +108,22 @@ def connection_attribute(context: FileContext, agent: cst.ClassDef) -> str | Non
     return next((attribute for attribute in found if attribute is not None), None)
 
 
+def subclasses_connection_attribute(context: FileContext, mixin: cst.ClassDef) -> str | None:
+    """For a class holding no connection (a mixin giving `initialize`), the attribute
+    every class of this module made of it holds its connection in, when they agree."""
+    made_of = {mixin.name.value}
+    subclasses = []
+    for statement in context.module.body:  # in order: a subclass of a subclass comes after it
+        if isinstance(statement, cst.ClassDef) and any(
+            base.keyword is None and isinstance(base.value, cst.Name) and base.value.value in made_of
+            for base in statement.bases
+        ):
+            made_of.add(statement.name.value)
+            subclasses.append(statement)
+    found = {connection_attribute(context, subclass) for subclass in subclasses}
+    return found.pop() if len(found) == 1 else None
+
+
 def _own_connection(agent: cst.ClassDef, module: Module) -> str | None:
     def is_connection(annotation: cst.BaseExpression) -> bool:
         return _is_connection_type(module.imports, annotation)

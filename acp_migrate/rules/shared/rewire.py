@@ -15,7 +15,8 @@ each such class it edits the class to use the runtime shim:
 - binds it to the connection as the first statement of `initialize` (every session
   setup comes after it), from the attribute that holds the connection (a dataclass
   field annotated with a connection type, or a connection parameter of `__init__` or
-  `on_connect` stored on `self`, in the class or a base of the project): beside
+  `on_connect` stored on `self`, in the class or a base of the project, or for a mixin
+  in every class of its module made of it): beside
   `advertise`, so that no override of `on_connect` without super() (a subclass in a
   file fix never reads) leaves it unbound. Where no attribute holds the connection, in
   `on_connect(conn)`. Never in `__init__`: an SDK factory calls it before the
@@ -53,7 +54,7 @@ from acp_migrate.rules.shared.list_owner import (
     self_name,
     uses_locals,
 )
-from acp_migrate.rules.shared.project_classes import connection_attribute
+from acp_migrate.rules.shared.project_classes import connection_attribute, subclasses_connection_attribute
 from acp_migrate.rules.shared.runtime_import import NoImportSection, add_runtime_import, runtime_import
 
 CONNECTION_HOOK = "on_connect"
@@ -73,7 +74,9 @@ def rewire(context: FileContext, origin: cst.BaseExpression) -> None:
     class (or classes) it was advertised for, or raise CannotRewire."""
     targets = agent_classes(context)
     check_unconditional(context)
-    at_site = uses_locals(origin, targets[0][2], targets[0][1])
+    # An awaited list (`await self._discover_commands()`) is advertised as the value
+    # `initialize` awaits, as it was: the advertiser takes no coroutine.
+    at_site = uses_locals(origin, targets[0][2], targets[0][1]) or _contains_await(origin)
     # Every class's edits are computed before any is registered: a CannotRewire for one
     # leaves the tree alone.
     rewired = dict(context.rewired)
@@ -138,8 +141,8 @@ def _plan(
         if done != origin_code:
             raise CannotRewire(f"class `{agent.name.value}` already advertises `{context.code(origin)}`")
         return None
-    if _contains_await(origin):
-        raise CannotRewire("it awaits, and the advertiser takes a plain value or a function returning one")
+    if _contains_await(origin) and initialize.asynchronous is None:
+        raise CannotRewire(f"it awaits, and `{agent.name.value}.initialize` is not async")
     body = initialize.body
     if not isinstance(body, cst.IndentedBlock):
         raise CannotRewire(f"`{agent.name.value}.initialize` is a one-line body the codemod cannot extend")
@@ -182,7 +185,7 @@ def _plan(
 def _advertised(context: FileContext, origin: cst.BaseExpression, at_site: bool) -> str:
     """What `advertise` is given, as code: a name or a call without arguments as the
     callable it calls (the advertiser calls it at each setup), else a lambda; the value
-    itself where it uses `initialize`'s locals (`at_site`)."""
+    itself where it uses `initialize`'s locals or awaits (`at_site`)."""
     if at_site:
         return source_of(context.module, origin)
     if isinstance(origin, cst.Name):
@@ -251,9 +254,10 @@ def _create_and_bind(
     elif on_connect is not None:
         created_in_on_connect = True
     else:
-        # The connection arrives in a base class (another file, another package): the
-        # advertiser is made and bound where every setup starts, first in `initialize`.
-        attribute = connection_attribute(context, agent)
+        # The connection arrives in a base class (another file, another package), or, for
+        # a mixin, in the module's classes made of it: the advertiser is made and bound
+        # where every setup starts, first in `initialize`.
+        attribute = connection_attribute(context, agent) or subclasses_connection_attribute(context, agent)
         if attribute is None:
             raise CannotRewire(
                 f"class `{name}` has no `__init__` or `{CONNECTION_HOOK}(conn)` to create a {ADVERTISER_CLASS} in,"

@@ -84,11 +84,12 @@ def add_runtime_import(context: FileContext, runtime: tuple[str, int | None]) ->
         context.insert_after(imports[-1], [_either_import(module)])
     else:
         context.add_import(module, ADVERTISER_CLASS, section)
-    style = context.settings.style  # the copy is written in the project's style
+    # The copy is written in the project's style, with the line endings of its module.
+    shim = vendored_source(style=context.settings.style, newline=context.module.default_newline)
     if context.settings.runtime_import == VENDORED:
-        context.add_companion(VENDORED_FILE, vendored_source(style=style))
+        context.add_companion(VENDORED_FILE, shim)
     elif (target := _project_target(context, context.settings.runtime_import)) is not None:
-        context.add_companion(target, vendored_source(style=style))
+        context.add_companion(target, shim)
 
 
 def _either_import(module: str) -> cst.BaseStatement:

@@ -11,6 +11,7 @@ Not a rule. One concept a module:
 - `rewrite`: a test of an agent's initialize-time list, made a per-session one;
 - `compat`: the backward-compatibility test, when the run removes an owned schema's field;
 - `leftovers`: the fixtures only removed tests used, and a module left with no test;
+- `spies`: a test spying on the command getter, asserting its calls at initialize;
 - `syntax`: small readings of test code they share;
 - `view`: the shape of `TestFile` that `compat` and `leftovers` read.
 """
@@ -95,7 +96,7 @@ class TestFile:
                 removable = bool(tests) and all(t.fate == REMOVE for t in tests)
                 removable = removable and self.module_mentions.get(statement.name.value, 0) == 0
                 self.classes[statement] = ClassPlan(statement, tests, removable)
-        self._effective: set[cst.CSTNode] | None = None
+        self._effective: dict[bool, set[cst.CSTNode]] = {}  # planned or not -> removed_nodes
         self._anchor: cst.CSTNode | None | bool = False  # not looked for yet
         self._orphans: list[cst.FunctionDef] | None = None
         self._deleted: bool | None = None
@@ -113,28 +114,32 @@ class TestFile:
     def removes_class(self, plan: ClassPlan) -> bool:
         return plan.removable and self.acts_on(plan.node) and all(self.removes(t) for t in plan.tests)
 
-    def removed_nodes(self) -> set[cst.CSTNode]:
+    def removed_nodes(self, *, planned: bool = False) -> set[cst.CSTNode]:
         """Every test, class and statement fix removes, and every field read it rewrites:
-        no other rule acts there."""
-        if self._effective is None:
+        no other rule acts there. `planned`: also where ACP008's report is dropped (its
+        rule ignored, or suppressed), which edits nothing but still owns that code."""
+        if planned not in self._effective:
+            acts_on = (lambda node: True) if planned else self.acts_on
             removed: set[cst.CSTNode] = set()
             for plan in self.plans.values():
-                if self.removes(plan):
+                if plan.fate in (REMOVE, PARTIAL) and acts_on(plan.function):
                     removed.update([plan.function] if plan.fate == REMOVE else plan.removed)
-                elif self.rewrites(plan) and plan.rewrite is not None:
+                elif plan.fate == REWRITE and acts_on(plan.function) and plan.rewrite is not None:
                     removed.update(plan.rewrite.reads)
             for class_plan in self.classes.values():
-                if self.removes_class(class_plan):
+                tests_go = all(t.fate in (REMOVE, PARTIAL) and acts_on(t.function) for t in class_plan.tests)
+                if class_plan.removable and acts_on(class_plan.node) and tests_go:
                     removed.add(class_plan.node)
-            removed.update(f for f in self.orphaned_fixtures() if self.acts_on(f))
-            self._effective = removed
-        return self._effective
+            removed.update(f for f in self.orphaned_fixtures() if acts_on(f))
+            self._effective[planned] = removed
+        return self._effective[planned]
 
-    def removes_at(self, lineage: Sequence[cst.CSTNode]) -> bool:
-        """Fix removes (or rewrites) the code at this position, the nodes being visited:
-        what ACP008 claims (`FileContext.claim`)."""
-        removed = self.removed_nodes()
-        return self.deletes_module() or any(node in removed for node in lineage)
+    def removes_at(self, lineage: Sequence[cst.CSTNode], *, planned: bool = False) -> bool:
+        """Fix removes (or rewrites) the code at this position, the nodes being visited;
+        `planned`: what ACP008 claims (`FileContext.claim`), its report kept or not."""
+        removed = self.removed_nodes(planned=planned)
+        deleted = leftovers.left_without_tests(self) if planned else self.deletes_module()
+        return deleted or any(node in removed for node in lineage)
 
     def state(self, lineage: Sequence[cst.CSTNode], scopes: list[cst.ClassDef | cst.FunctionDef]) -> str | None:
         """What fix does with the test code at this position: `removed` (or rewritten),

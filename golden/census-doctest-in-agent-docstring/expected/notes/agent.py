@@ -1,0 +1,31 @@
+"""The notes agent (case: a doctest in the agent module's docstring reads the field: named by the census, left).
+
+>>> import asyncio
+>>> response = asyncio.run(NotesAgent().initialize(protocol_version=1))
+>>> [c.name for c in response.agent_capabilities.slash_commands]
+['web']
+"""
+
+from typing import Any
+
+from acp.schema import AgentCapabilities, AvailableCommand, InitializeResponse, NewSessionResponse
+from acp_migrate.runtime import CommandAdvertiser
+
+
+class NotesAgent:
+    def on_connect(self, conn) -> None:
+        self.conn = conn
+        self.command_advertiser = CommandAdvertiser().bind(conn)
+
+    def get_commands(self) -> list[AvailableCommand]:
+        return [AvailableCommand(name="web", description="Search")]
+
+    async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        self.command_advertiser.advertise(self.get_commands)
+        return InitializeResponse(
+            protocol_version=protocol_version,
+            agent_capabilities=AgentCapabilities(load_session=True),
+        )
+
+    async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
+        return NewSessionResponse(session_id="s")

@@ -1,0 +1,3 @@
+import discord
+
+client = discord.Client(intents=discord.Intents.default())

@@ -1,0 +1,1 @@
+# acp-migrate: vendored runtime (stands for the shim this release writes: tests/test_golden.py)
