@@ -217,7 +217,7 @@ class Transcript:
     def credits(self) -> dict[int, Step]:
         """Each update's setup, whatever the timing: per session id, the first of its
         answered setups (in the order of their answers) still owed a list; else, a list
-        before any such answer, the first unanswered one owed (an early list: ACP102's);
+        before any such answer, the last unanswered one owed (an early list: ACP102's);
         else the last setup answered before it (a further update, which replaces the list).
         A setup is owed a list until it has one, in its result or in an update."""
         credits: dict[int, Step] = {}
@@ -234,12 +234,13 @@ class Transcript:
             owed = [s for s in mine if s.request.index not in served]
             answered = sorted((s for s in owed if s.response.index < here), key=lambda s: s.response.index)
             before = [s for s in mine if s.response.index < here]
-            owner = (
-                answered[0]
-                if answered
-                else next((s for s in owed if s.response.index > here), None)
-                or (max(before, key=lambda s: s.response.index) if before else None)
-            )
+            early = [s for s in owed if s.response.index > here]
+            if answered:
+                owner = answered[0]
+            elif early:
+                owner = early[-1]  # in a burst, the one whose request came last overtook its answer
+            else:
+                owner = max(before, key=lambda s: s.response.index) if before else None
             if owner is not None:
                 credits[here] = owner
                 served.add(owner.request.index)

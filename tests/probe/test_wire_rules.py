@@ -99,8 +99,7 @@ ITEMS = [
 def test_acp105_judges_each_item_by_the_one_command_model(item, version) -> None:
     from pydantic import ValidationError
 
-    from acp_migrate.probe.checks.acp105_invalid_command_item import problems
-    from acp_migrate.probe.schema import available_command
+    from acp_migrate.probe.schema import available_command, command_problems
 
     try:
         available_command(version).model_validate(item)
@@ -108,7 +107,7 @@ def test_acp105_judges_each_item_by_the_one_command_model(item, version) -> None
     except ValidationError:
         valid = False
 
-    assert valid is (problems(item, version) == [])
+    assert valid is (command_problems(item, version) == [])
     assert valid is (item in ITEMS[:2] + ITEMS[4:5] if version == 1 else item in ITEMS[1:3] + ITEMS[4:5])
 
 
@@ -122,7 +121,10 @@ def test_invalid_items_are_one_finding_a_list_with_a_count_and_null_inputs_a_not
     errors = [f for f in reported if f.level == ERROR]
     notes = [f for f in reported if f.level == NOTE]
     assert [f.code for f in errors] == ["ACP105", "ACP105"]  # one a list, not one an item
-    assert errors[0].message.startswith("40 of 41 commands for session s1 invalid (protocol v1): command 1 ('c 0')")
+    assert errors[0].basis == "policy"  # the spec says nothing of spaces in names
+    assert errors[0].message.startswith(
+        "40 of 41 commands for session s1 with a name no user can type: command 1 ('c 0')"
+    )
     assert errors[0].message.endswith("; and 37 more")
     assert errors[1].message.startswith("2 of 2 commands")
     assert [f.code for f in notes] == ["ACP105", "ACP105"]
