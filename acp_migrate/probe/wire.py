@@ -251,12 +251,9 @@ class Transcript:
         return [listed for listed in self.command_lists if self.setup_of(listed) is step]
 
     def owed(self) -> list[Step]:
-        """The answered setups still without a list, while the agent gave one to some
-        setup: what the probe waits for before it ends the run."""
-        answered = [s for s in self.setup_steps if not s.failed]
-        if not any(self.lists_of(s) for s in answered):
-            return []  # an agent without commands owes none
-        return [s for s in answered if not self.lists_of(s)]
+        """The answered setups still without a command list: what the probe waits for
+        before it ends the run (an agent with no commands at all makes it wait the bound)."""
+        return [s for s in self.setup_steps if not s.failed and not self.lists_of(s)]
 
     def settle_end(self, step: Step) -> int | None:
         """The frame that ended the step's settle window: the probe's next request after
