@@ -82,14 +82,10 @@ def replay(path: str) -> ProbeRun:
     from acp_migrate.probe.driver import ProbeRun
     from acp_migrate.probe.wire import Frame
 
-    run = ProbeRun([], ["replay", path])
+    frames = []
     with open(path, encoding="utf-8") as record:
         for line in record:
-            entry = json.loads(line) if line.strip() else {}
-            if "raw" in entry:
-                run.frames.append(Frame.parse(len(run.frames), entry["direction"], entry["ms"] / 1000, entry["raw"]))
-            elif "command" in entry:
-                run.command = entry["command"]
-            elif "note" in entry:
-                run.notes.append(entry["note"])
-    return run
+            if line.strip():
+                entry = json.loads(line)
+                frames.append(Frame.parse(len(frames), entry["direction"], entry["ms"] / 1000, entry["raw"]))
+    return ProbeRun(frames, ["replay", path])

@@ -34,9 +34,10 @@ After the setups, up to --list-wait seconds for the command lists still
 owed. The report says what each kind of setup exercised, or why not.
 
 \b
-Exit codes: 0 no findings, 1 findings, no command list at all, or a
---require'd kind not exercised, 2 the agent could not be driven (did not
-start, no answer in time, crashed: the last lines of its stderr are shown).
+Exit codes: 0 no findings, 1 findings, no command list at all, or a kind
+of setup --require names not exercised, 2 the agent could not be driven
+(did not start, no answer in time, crashed: the last lines of its stderr
+are shown).
 
 \b
 Examples:
@@ -316,7 +317,6 @@ def write_record(path: str, result) -> None:
     import json
 
     with open(path, "w", encoding="utf-8") as record:
-        record.write(json.dumps({"command": result.run.command}) + "\n")
         for frame in result.transcript.frames:
             entry = {
                 "frame": frame.index,
@@ -325,8 +325,6 @@ def write_record(path: str, result) -> None:
                 "raw": frame.raw,
             }
             record.write(json.dumps(entry) + "\n")
-        for note in result.run.notes:
-            record.write(json.dumps({"note": note}) + "\n")
 
 
 def register(app: typer.Typer) -> None:

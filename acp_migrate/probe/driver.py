@@ -34,7 +34,7 @@ from typing import Any
 
 from acp_migrate.probe.limits import MAX_BYTES, MAX_FRAMES
 from acp_migrate.probe.processes import descendants, kill, pipe_holders, pipe_inodes
-from acp_migrate.probe.wire import FROM_AGENT, TO_AGENT, Frame, error_text
+from acp_migrate.probe.wire import FROM_AGENT, TO_AGENT, Frame, advertised, error_text
 from acp_migrate.version import __version__
 
 STDERR_TAIL_BYTES = 8192
@@ -455,15 +455,7 @@ async def _drive(options: ProbeOptions, run: ProbeRun, connection_box: list[Agen
             raise NotDriven(f"authenticate {options.authenticate} failed: {error_text(answer.message)}")
         await agent.settle(options.settle, timeout)
 
-    capabilities = result.get("agentCapabilities") if isinstance(result.get("agentCapabilities"), dict) else {}
-    session_capabilities = capabilities.get("sessionCapabilities")
-    session_capabilities = session_capabilities if isinstance(session_capabilities, dict) else {}
-    offered = {
-        "session/load": capabilities.get("loadSession") is True,
-        "session/resume": session_capabilities.get("resume") is not None,
-        "session/fork": session_capabilities.get("fork") is not None,
-        "session/close": session_capabilities.get("close") is not None,
-    }
+    offered = advertised(result)
 
     news = await _setups(agent, options, "session/new", {"cwd": cwd, "mcpServers": []})
     sessions = [session_id for session_id in map(_session_id, news) if session_id is not None]

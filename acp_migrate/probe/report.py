@@ -29,6 +29,7 @@ from acp_migrate.probe.wire import (
     TO_AGENT,
     Frame,
     Transcript,
+    advertised,
     command_names,
 )
 from acp_migrate.rulebook import RuleInfo
@@ -104,7 +105,7 @@ def make_result(
     and what it leaves unproven (`require`: the kinds that must be exercised)."""
     errors = _repeats_merged([f for f in reported if f.level == ERROR])
     notes = _merged(run_notes(run, transcript) + [f for f in reported if f.level == NOTE])
-    covered = coverage(run, transcript)
+    covered = coverage(transcript)
     return ProbeResult(
         run,
         transcript,
@@ -118,10 +119,12 @@ def make_result(
     )
 
 
-def coverage(run: ProbeRun, transcript: Transcript) -> list[Coverage]:
+def coverage(transcript: Transcript) -> list[Coverage]:
     """What each kind of setup exercised, or why it was not: refused (and when no prompt
     came first, maybe for want of a transcript), not advertised, or not reached."""
     prompted = any(step.method == "session/prompt" for step in transcript.steps)
+    init = transcript.initialize
+    offered = advertised(init.response.result if init and init.response else None)
     covered = []
     for kind, method in KINDS.items():
         steps = [step for step in transcript.setup_steps if step.method == method]
@@ -131,7 +134,7 @@ def coverage(run: ProbeRun, transcript: Transcript) -> list[Coverage]:
             why = f"refused ({steps[0].error_text})"
             if not prompted and kind != "new":
                 why += ": it may need a session with a transcript, try --prompt"
-        elif not steps and any(note.startswith(f"{method} skipped") for note in run.notes):
+        elif not steps and not offered[method]:
             why = "not advertised (--all tries it)"
         elif not steps:
             why = "not reached: the run stopped before it"

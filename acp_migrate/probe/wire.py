@@ -320,6 +320,21 @@ class Transcript:
         return None
 
 
+def advertised(initialize_result: Any) -> dict[str, bool]:
+    """The setups and the close an initialize result advertises, by method."""
+    result = initialize_result if isinstance(initialize_result, dict) else {}
+    capabilities = result.get("agentCapabilities") if isinstance(result.get("agentCapabilities"), dict) else {}
+    session_capabilities = capabilities.get("sessionCapabilities")
+    session_capabilities = session_capabilities if isinstance(session_capabilities, dict) else {}
+    return {
+        "session/new": True,
+        "session/load": capabilities.get("loadSession") is True,
+        "session/resume": session_capabilities.get("resume") is not None,
+        "session/fork": session_capabilities.get("fork") is not None,
+        "session/close": session_capabilities.get("close") is not None,
+    }
+
+
 def _result_lists(step: Step) -> bool:
     result = step.response.result if step.response is not None else None
     return isinstance(result, dict) and "availableCommands" in result
