@@ -40,7 +40,7 @@ class CommandsAtInitialize(WireRule):
     name = "commands-at-initialize"
     summary = "The `initialize` result advertises slash commands (capabilities or `_meta`)."
     basis = "spec"
-    spec = "After session setup, the Agent MAY announce commands that were not included in the response, or update the list, via the available_commands_update session notification."
+    spec = "After session setup, the Agent MAY announce commands that were not included in the response, or update the list, via the available_commands_update session notification"
     examples = (
         Example(
             '-> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}\n'
