@@ -59,6 +59,13 @@ def available_command(protocol_version: int) -> Any:
 SESSION_CARRYING = ("session/new", "session/fork")  # their results create a session: they carry its id
 
 
+def lacks_session(method: str, result: Any) -> bool:
+    """A result of a setup that creates a session (`SESSION_CARRYING`) without its
+    string `sessionId`, `null` included (ACP113's; the other checks leave it)."""
+    has_id = isinstance(result, dict) and isinstance(result.get("sessionId"), str)
+    return method in SESSION_CARRYING and not has_id
+
+
 @cache
 def setup_result(method: str) -> Any:
     """The model of a setup's result: `NewSessionResponse` and `ForkSessionResponse` carry

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 from acp_migrate.probe.checks._prelude import INIT, NEW, NEW_RESULT
 from acp_migrate.probe.checks.base import Example, WireFinding, WireRule, finding
-from acp_migrate.probe.schema import SESSION_CARRYING
+from acp_migrate.probe.schema import lacks_session
 from acp_migrate.probe.wire import Transcript
 
 
@@ -36,11 +36,9 @@ class SetupResultWithoutSession(WireRule):
     @classmethod
     def check(cls, transcript: Transcript) -> Iterator[WireFinding]:
         for step in transcript.setup_steps:
-            if step.method not in SESSION_CARRYING or step.failed:
+            if step.failed or not lacks_session(step.method, step.response.result):
                 continue
             result = step.response.result
-            if isinstance(result, dict) and isinstance(result.get("sessionId"), str):
-                continue
             what = "null" if result is None else "without a string sessionId"
             yield finding(
                 transcript,

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 from acp_migrate.probe.checks._prelude import INIT, NEW, NEW_RESULT
 from acp_migrate.probe.checks.base import Example, WireFinding, WireRule, finding
-from acp_migrate.probe.schema import SESSION_CARRYING, session_update_problems, setup_result_problems
+from acp_migrate.probe.schema import lacks_session, session_update_problems, setup_result_problems
 from acp_migrate.probe.wire import Transcript
 
 SHOWN = 3
@@ -51,26 +51,18 @@ class SchemaInvalidMessage(WireRule):
             if step.failed:
                 continue
             result = step.response.result
-            if step.method in SESSION_CARRYING and not (
-                isinstance(result, dict) and isinstance(result.get("sessionId"), str)
-            ):
-                continue  # ACP113's
-            if step.method not in SESSION_CARRYING and result is None:
-                continue  # an old agent's `null` for load and resume: no session id owed, nothing to read
+            if lacks_session(step.method, result) or result is None:
+                continue  # ACP113's; or an old agent's `null` for load or resume: nothing to read
             problems = setup_result_problems(step.method, result)
             if problems:
                 yield finding(transcript, cls.code, f"the {step.method} result {_listed(problems)}", step.response)
         for frame in transcript.session_updates():
-            problems = session_update_problems(frame.params.get("update"))
+            update = frame.params.get("update")
+            problems = session_update_problems(update)
             if problems:
-                kind = (
-                    (frame.params.get("update") or {}).get("sessionUpdate")
-                    if isinstance(frame.params.get("update"), dict)
-                    else None
-                )
-                yield finding(
-                    transcript, cls.code, f"a session/update {kind or ''} {_listed(problems)}".replace("  ", " "), frame
-                )
+                kind = update.get("sessionUpdate") if isinstance(update, dict) else None
+                what = f"a session/update {kind}" if isinstance(kind, str) else "a session/update"
+                yield finding(transcript, cls.code, f"{what} {_listed(problems)}", frame)
 
 
 def _listed(problems: list[str]) -> str:
