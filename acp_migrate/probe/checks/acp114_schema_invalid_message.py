@@ -24,7 +24,7 @@ SHOWN = 3
 
 
 def _update(update: str) -> str:
-    return '<- {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":%s}}\n' % update
+    return '<- {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":' + update + "}}\n"
 
 
 class SchemaInvalidMessage(WireRule):
