@@ -247,9 +247,14 @@ class AgentConnection:
         from acp_migrate.probe.wire import Transcript
 
         deadline = time.monotonic() + bound
+        owed = Transcript(list(self.frames)).owed()
+        read = len(self.frames)
         while True:
             self.frame_read.clear()
-            owed = Transcript(list(self.frames)).owed()
+            # Read the transcript again only when a list came: a flood of other frames stays linear.
+            if any("availableCommands" in frame.raw for frame in self.frames[read:]):
+                owed = Transcript(list(self.frames)).owed()
+            read = len(self.frames)
             left = deadline - time.monotonic()
             if not owed or left <= 0 or self.stdout_closed.is_set():
                 return [step.method for step in owed]
