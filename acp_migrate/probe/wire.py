@@ -248,7 +248,16 @@ class Transcript:
 
     def lists_of(self, step: Step) -> list[CommandList]:
         """The lists a setup got, in order: its result's, then the updates credited to it."""
-        return [listed for listed in self.command_lists if self.setup_of(listed) is step]
+        return self._lists_by_setup.get(step.request.index, [])
+
+    @cached_property
+    def _lists_by_setup(self) -> dict[int, list[CommandList]]:
+        by_setup: dict[int, list[CommandList]] = {}
+        for listed in self.command_lists:
+            setup = self.setup_of(listed)
+            if setup is not None:
+                by_setup.setdefault(setup.request.index, []).append(listed)
+        return by_setup
 
     def owed(self) -> list[Step]:
         """The answered setups still without a command list: what the probe waits for
