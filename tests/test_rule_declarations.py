@@ -150,7 +150,7 @@ def test_adding_a_rule_is_adding_its_module(tmp_path: Path) -> None:
 
 
 NEW_WIRE_RULE = '''\
-"""ACP113 example-wire-rule: a wire rule added by the test, as a newcomer would."""
+"""ACP115 example-wire-rule: a wire rule added by the test, as a newcomer would."""
 
 from __future__ import annotations
 
@@ -158,7 +158,7 @@ from acp_migrate.probe.checks.base import Example, WireRule, finding
 
 
 class ExampleWireRule(WireRule):
-    code = "ACP113"
+    code = "ACP115"
     name = "example-wire-rule"
     summary = "The agent sent a notification."
     examples = (Example('<- {"jsonrpc":"2.0","method":"x"}\\n'), Example("", flagged=False))
@@ -175,16 +175,16 @@ def test_adding_a_wire_rule_is_adding_its_module(tmp_path: Path) -> None:
     # The same registry finds it: `acp-migrate rules` lists it, --select takes it, it runs.
     copy = tmp_path / "site" / "acp_migrate"
     shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    (copy / "probe" / "checks" / "acp113_example_wire_rule.py").write_text(NEW_WIRE_RULE)
+    (copy / "probe" / "checks" / "acp115_example_wire_rule.py").write_text(NEW_WIRE_RULE)
     done = _run(
         """
         from acp_migrate.api import rule_info
         from acp_migrate.probe.checks import WIRE_RULES, enabled_codes, run_checks
         from acp_migrate.probe.wire import parse_example
 
-        [rule] = [rule for rule in WIRE_RULES if rule.code == "ACP113"]
-        print(rule_info("acp113").documentation.splitlines()[0])
-        print(enabled_codes(["ACP113"]), enabled_codes(["ACP11"], ["ACP113"])[-1])
+        [rule] = [rule for rule in WIRE_RULES if rule.code == "ACP115"]
+        print(rule_info("acp115").documentation.splitlines()[0])
+        print(enabled_codes(["ACP115"]), enabled_codes(["ACP11"], ["ACP115"])[-1])
         print([f.code for f in run_checks(parse_example(rule.examples[0].before))])
         """,
         cwd=tmp_path,
@@ -192,7 +192,7 @@ def test_adding_a_wire_rule_is_adding_its_module(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
-        "ACP113 example-wire-rule: a wire rule added by the test, as a newcomer would.",
-        "['ACP113'] ACP112",
-        "['ACP113']",
+        "ACP115 example-wire-rule: a wire rule added by the test, as a newcomer would.",
+        "['ACP115'] ACP114",
+        "['ACP115']",
     ]

@@ -17,6 +17,8 @@ import typer
 
 from acp_migrate.probe.limits import MAX_BYTES, MAX_FINDINGS, MAX_FRAMES
 
+KINDS = ("new", "load", "resume", "fork")  # what --require names (report.KINDS: their methods)
+
 HELP_OPTIONS = ["-h", "--help"]
 SHORT_HELP = "Start an agent over stdio; check what it sends (ACP101...)."
 EPILOG = """\
@@ -28,7 +30,12 @@ session/fork of that session (each when initialize advertises it, or with
 (advertised, or --all); --settle seconds after each answer.
 
 \b
-Exit codes: 0 no findings, 1 findings, 2 the agent could not be driven
+After the setups, up to --list-wait seconds for the command lists still
+owed. The report says what each kind of setup exercised, or why not.
+
+\b
+Exit codes: 0 no findings, 1 findings, no command list at all, or a kind
+of setup --require names not exercised, 2 the agent could not be driven
 (did not start, no answer in time, crashed: the last lines of its stderr
 are shown).
 
@@ -40,6 +47,8 @@ Examples:
   acp-migrate probe --authenticate api-key --env KEY=... -- my-agent --acp
   acp-migrate probe --output-format timeline -- opencode acp
   acp-migrate probe --output-format sarif -o probe.sarif -- uv run agent
+  acp-migrate probe --require new,load,fork --ignore POLICY -- my-agent
+  acp-migrate probe --replay run.jsonl --output-format timeline
 """
 # Options end where CMD starts: what follows is the agent's, even `--timeout 1`.
 CONTEXT_SETTINGS = {"help_option_names": HELP_OPTIONS, "allow_interspersed_args": False}
@@ -156,10 +165,15 @@ def probe(
     ] = False,
     select: Annotated[
         list[str] | None,
-        typer.Option("--select", metavar="CODES", help="Rules to run: codes, prefixes or ALL, comma-separated."),
+        typer.Option(
+            "--select", metavar="CODES", help="Rules to run: codes, prefixes, ALL, SPEC or POLICY, comma-separated."
+        ),
     ] = None,
     ignore: Annotated[
-        list[str] | None, typer.Option("--ignore", metavar="CODES", help="Rules not to run, comma-separated.")
+        list[str] | None,
+        typer.Option(
+            "--ignore", metavar="CODES", help="Rules not to run, comma-separated (POLICY: the probe's own policy's)."
+        ),
     ] = None,
     max_frames: Annotated[
         int,
@@ -177,8 +191,28 @@ def probe(
     ] = MAX_FINDINGS,
     record: Annotated[
         str | None,
-        typer.Option("--record", metavar="FILE", help="Also write every frame as JSON lines (direction, ms, raw)."),
+        typer.Option(
+            "--record",
+            metavar="FILE",
+            help="Also write the run as JSON lines: every frame (direction, ms, raw), notes.",
+        ),
     ] = None,
+    replay: Annotated[
+        str | None,
+        typer.Option("--replay", metavar="FILE", help="Judge a --record file again, offline (no CMD)."),
+    ] = None,
+    require: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--require",
+            metavar="KINDS",
+            help="Setup kinds that must be exercised to pass: new, load, resume, fork, comma-separated.",
+        ),
+    ] = None,
+    list_wait: Annotated[
+        float,
+        _seconds_option("--list-wait", "After the setups, wait up to S for the command lists still owed (default 10)."),
+    ] = 10.0,
 ) -> None:
     """Start an ACP agent over stdio, talk to it as a client, and check what it
     sends against the wire rules (acp-migrate rules ACP101...)."""
@@ -187,8 +221,14 @@ def probe(
 
 def _run(given: dict) -> int:
     command = given["command"] or []
-    if not command:
+    if not command and not given["replay"]:
         return _error("no agent command (acp-migrate probe [OPTIONS] -- CMD [ARGS...])")
+    if command and given["replay"]:
+        return _error("--replay judges a recording: no agent command with it")
+    require = _codes(given["require"])
+    unknown_kinds = [kind for kind in require if kind not in KINDS]
+    if unknown_kinds:
+        return _error(f"--require {', '.join(unknown_kinds)}: the kinds are {', '.join(KINDS)}")
     env = {}
     for item in given["env"] or ():
         key, equals, value = item.partition("=")
@@ -198,13 +238,14 @@ def _run(given: dict) -> int:
     if given["cwd"] is not None and not os.path.isdir(given["cwd"]):
         return _error(f"--cwd {given['cwd']!r} is not a folder")
 
-    from acp_migrate.probe.checks import enabled_codes, unknown_selectors
+    from acp_migrate.probe.checks import enabled_bases, enabled_codes, unknown_selectors
 
     select, ignore = _codes(given["select"]), _codes(given["ignore"])
     unknown = unknown_selectors(select + ignore)
     if unknown:
         return _error(f"unknown rule selector(s): {', '.join(unknown)} (acp-migrate rules lists them)")
     codes = enabled_codes(select or None, ignore)
+    judging = {"bases": enabled_bases(select, ignore), "require": require}
 
     output_file = given["output_file"]
     try:  # opened before the run, as check does: a report that cannot be written stops it
@@ -212,8 +253,14 @@ def _run(given: dict) -> int:
     except OSError as exc:
         return _error(f"cannot write the report to {output_file}: {exc.strerror}")
 
-    from acp_migrate.probe import ProbeOptions, run_probe
+    from acp_migrate.probe import ProbeOptions, judge, replay, run_probe
 
+    if given["replay"]:
+        try:
+            recorded = replay(given["replay"])
+        except (OSError, ValueError, KeyError) as exc:
+            return _error(f"--replay {given['replay']}: not a --record file ({exc})")
+        return _report(judge(recorded, codes, given["max_findings"], **judging), given, output)
     options = ProbeOptions(
         command=command,
         cwd=given["cwd"],
@@ -231,13 +278,17 @@ def _run(given: dict) -> int:
         burst=given["burst"],
         max_frames=given["max_frames"],
         max_bytes=given["max_bytes"],
+        list_wait=given["list_wait"],
     )
     try:  # (acp_migrate/__main__.py turns Ctrl-C and SIGTERM into KeyboardInterrupt, and sets the exit code)
-        result = run_probe(options, codes=codes, max_findings=given["max_findings"])
+        result = run_probe(options, codes=codes, max_findings=given["max_findings"], **judging)
     except KeyboardInterrupt:  # the agent's process group was killed on the way out
         print("acp-migrate probe: interrupted", file=sys.stderr)
         return 130
+    return _report(result, given, output)
 
+
+def _report(result, given: dict, output) -> int:
     from acp_migrate.probe.report import render, render_errors
 
     if given["record"]:

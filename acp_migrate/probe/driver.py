@@ -28,12 +28,13 @@ import os
 import signal
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from acp_migrate.probe.limits import MAX_BYTES, MAX_FRAMES
 from acp_migrate.probe.processes import descendants, kill, pipe_holders, pipe_inodes
-from acp_migrate.probe.wire import FROM_AGENT, TO_AGENT, Frame, error_text
+from acp_migrate.probe.wire import FROM_AGENT, TO_AGENT, Frame, advertised, error_text
 from acp_migrate.version import __version__
 
 STDERR_TAIL_BYTES = 8192
@@ -60,6 +61,8 @@ class ProbeOptions:
     burst: bool = False  # each kind's setups sent together, without waiting for an answer
     max_frames: int = MAX_FRAMES
     max_bytes: int = MAX_BYTES
+    list_wait: float = 10.0  # the bound on the wait for lists still owed, once the setups are done
+    on_list_wait: Callable[[], None] | None = None  # called as that wait starts (tests release agents with it)
 
 
 @dataclass
@@ -96,6 +99,7 @@ class AgentConnection:
         self.stdout_closed = asyncio.Event()  # no frame will be read any more
         self.between_lines = asyncio.Event()  # no frame half-read
         self.between_lines.set()
+        self.frame_read = asyncio.Event()  # set at each frame the agent writes
         self._tasks = [
             asyncio.create_task(self._read_stdout()),
             asyncio.create_task(self._read_stderr()),
@@ -160,6 +164,7 @@ class AgentConnection:
             self._stop(f"the run reached {self.max_frames} frames (--max-frames)")
             return
         self._received(self._record(FROM_AGENT, line))
+        self.frame_read.set()
 
     async def _read_stderr(self) -> None:
         while chunk := await self.process.stderr.read(CHUNK):
@@ -235,6 +240,27 @@ class AgentConnection:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.between_lines.wait(), limit)
 
+    async def wait_for_owed_lists(self, bound: float) -> list[str]:
+        """Read on until every answered setup has its command list, the agent closes its
+        stdout, or `bound` seconds pass: a list the run could still read is never called
+        missing. The setups still owed one at the end (their methods)."""
+        from acp_migrate.probe.wire import Transcript
+
+        deadline = time.monotonic() + bound
+        owed = Transcript(list(self.frames)).owed()
+        read = len(self.frames)
+        while True:
+            self.frame_read.clear()
+            # Read the transcript again only when a list came: a flood of other frames stays linear.
+            if any("availableCommands" in frame.raw for frame in self.frames[read:]):
+                owed = Transcript(list(self.frames)).owed()
+            read = len(self.frames)
+            left = deadline - time.monotonic()
+            if not owed or left <= 0 or self.stdout_closed.is_set():
+                return [step.method for step in owed]
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.frame_read.wait(), left)
+
     def end_tree(self) -> bool:
         """SIGKILL the agent and every process of its tree; True when the agent was still running."""
         running = self.process.returncode is None
@@ -300,10 +326,44 @@ CLIENT_CAPABILITIES = {"fs": {"readTextFile": False, "writeTextFile": False}, "t
 SETUP_ORDER = ("session/load", "session/resume", "session/fork")
 
 
-def auth_method_ids(result: dict[str, Any]) -> list[str]:
+def auth_methods(result: dict[str, Any]) -> list[dict[str, Any]]:
     methods = result.get("authMethods")
     methods = methods if isinstance(methods, list) else []
-    return [m["id"] for m in methods if isinstance(m, dict) and isinstance(m.get("id"), str)]
+    return [m for m in methods if isinstance(m, dict) and isinstance(m.get("id"), str)]
+
+
+def auth_method_ids(result: dict[str, Any]) -> list[str]:
+    return [m["id"] for m in auth_methods(result)]
+
+
+# Words of a method a probe can use unattended: a key in the environment, not a browser login.
+UNATTENDED = ("api key", "api-key", "apikey", "api_key", "env", "key", "token")
+
+
+def auth_hint(result: dict[str, Any]) -> str:
+    """What to try when session/new failed and initialize advertises auth methods: the
+    methods an unattended run can use (a key in the environment: `type: env_var`, or a
+    name that says key or token) first; an interactive login (a browser, a terminal)
+    never answers a probe, so it is named as such, not suggested."""
+    methods = auth_methods(result)
+    if not methods:
+        return ""
+
+    def unattended(method: dict[str, Any]) -> bool:
+        if method.get("type") in ("env_var", "terminal"):
+            return method.get("type") == "env_var"
+        words = " ".join(str(method.get(k, "")) for k in ("id", "name", "description")).lower()
+        return any(word in words for word in UNATTENDED)
+
+    usable = [m["id"] for m in methods if unattended(m)]
+    interactive = [m["id"] for m in methods if not unattended(m)]
+    if usable:
+        hint = f"try --authenticate {usable[0]} with its key in --env"
+        if interactive:
+            hint += f"; {', '.join(interactive)} log{'s' if len(interactive) == 1 else ''} in interactively"
+    else:
+        hint = f"its auth methods ({', '.join(interactive)}) log in interactively: log in once outside the probe"
+    return f" (initialize advertises auth methods: {hint})"
 
 
 async def _setups(agent: AgentConnection, options: ProbeOptions, method: str, params: dict[str, Any]) -> list[Frame]:
@@ -392,27 +452,23 @@ async def _drive(options: ProbeOptions, run: ProbeRun, connection_box: list[Agen
                 f"--authenticate {options.authenticate}: initialize advertises no such auth method "
                 f"(it advertises: {offered_ids})"
             )
-        answer = await agent.request("authenticate", {"methodId": options.authenticate}, timeout)
+        try:
+            answer = await agent.request("authenticate", {"methodId": options.authenticate}, timeout)
+        except NotDriven as exc:
+            raise NotDriven(f"{exc} (a method that logs in through a browser never answers a probe)") from None
         if "error" in (answer.message or {}):
             raise NotDriven(f"authenticate {options.authenticate} failed: {error_text(answer.message)}")
         await agent.settle(options.settle, timeout)
 
-    capabilities = result.get("agentCapabilities") if isinstance(result.get("agentCapabilities"), dict) else {}
-    session_capabilities = capabilities.get("sessionCapabilities")
-    session_capabilities = session_capabilities if isinstance(session_capabilities, dict) else {}
-    offered = {
-        "session/load": capabilities.get("loadSession") is True,
-        "session/resume": session_capabilities.get("resume") is not None,
-        "session/fork": session_capabilities.get("fork") is not None,
-        "session/close": session_capabilities.get("close") is not None,
-    }
+    offered = advertised(result)
 
     news = await _setups(agent, options, "session/new", {"cwd": cwd, "mcpServers": []})
     sessions = [session_id for session_id in map(_session_id, news) if session_id is not None]
     if not sessions:
-        hint = ""
-        if auth_ids and options.authenticate is None:
-            hint = f" (initialize advertises auth methods {', '.join(auth_ids)}: try --authenticate {auth_ids[0]})"
+        if "result" in (news[0].message or {}):  # answered, without a session (ACP113): judged, not "not driven"
+            run.notes.append("session/new answered without a session id: nothing more could be driven")
+            return
+        hint = auth_hint(result) if options.authenticate is None else ""
         raise NotDriven(f"session/new failed: {error_text(news[0].message)}{hint}")
     session_id = sessions[0]
 
@@ -427,6 +483,15 @@ async def _drive(options: ProbeOptions, run: ProbeRun, connection_box: list[Agen
         answers = await _setups(agent, options, method, setup_params)
         if method == "session/fork":
             sessions.extend(forked for forked in map(_session_id, answers) if forked is not None)
+
+    if options.on_list_wait is not None:
+        options.on_list_wait()
+    still_owed = await agent.wait_for_owed_lists(options.list_wait)
+    if still_owed:
+        run.notes.append(
+            f"{len(still_owed)} setup{'' if len(still_owed) == 1 else 's'} ({', '.join(dict.fromkeys(still_owed))}) "
+            f"got no command list within --list-wait {options.list_wait:g} s after the last setup"
+        )
 
     if offered["session/close"] or options.try_all:
         for closing in reversed(sessions):

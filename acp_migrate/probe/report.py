@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from acp_migrate.escape import escape_data, escape_property, shown_line
-from acp_migrate.probe.checks import ERROR, NOTE, WIRE_RULES, WireFinding
+from acp_migrate.probe.checks import ERROR, NOTE, SPEC, WIRE_RULES, WireFinding
 from acp_migrate.probe.limits import LABEL_CHARS, MAX_REPORT_CHARS
 from acp_migrate.probe.wire import (
     FROM_AGENT,
@@ -29,6 +29,7 @@ from acp_migrate.probe.wire import (
     TO_AGENT,
     Frame,
     Transcript,
+    advertised,
     command_names,
 )
 from acp_migrate.rulebook import RuleInfo
@@ -38,8 +39,22 @@ if TYPE_CHECKING:  # the driver imports asyncio: `probe -h` need not
     from acp_migrate.probe.driver import ProbeRun
 
 FORMATS = ("text", "json", "github", "sarif", "timeline", "mermaid")
-FINDING_KEYS = ("code", "name", "message", "step", "session_id", "frame")
+FINDING_KEYS = ("code", "name", "basis", "spec", "message", "step", "session_id", "frame")
 RULE_NAMES = {rule.code: rule.name for rule in WIRE_RULES}
+RULE_SPECS = {rule.code: rule.spec for rule in WIRE_RULES}
+
+
+KINDS = {"new": "session/new", "load": "session/load", "resume": "session/resume", "fork": "session/fork"}
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """One kind of setup: how many were answered, with how many command lists, or why none."""
+
+    kind: str  # new, load, resume or fork
+    exercised: int
+    lists: int
+    why: str | None  # why it was not exercised
 
 
 @dataclass
@@ -51,12 +66,14 @@ class ProbeResult:
     notes: list[WireFinding] = field(default_factory=list)  # not counted in the verdict
     total_findings: int | None = None  # before the cap (None: all are in `findings`)
     total_notes: int | None = None
+    coverage: list[Coverage] = field(default_factory=list)
+    unmet: list[str] = field(default_factory=list)  # why the run proves too little to pass
 
     @property
     def exit_code(self) -> int:
         if not self.run.driven:
             return 2
-        return 1 if self.findings else 0
+        return 1 if self.findings or self.unmet else 0
 
     @property
     def finding_count(self) -> int:
@@ -76,11 +93,19 @@ class ProbeResult:
 
 
 def make_result(
-    run: ProbeRun, transcript: Transcript, reported: list[WireFinding], codes: list[str], max_findings: int
+    run: ProbeRun,
+    transcript: Transcript,
+    reported: list[WireFinding],
+    codes: list[str],
+    max_findings: int,
+    require: Sequence[str] = (),
 ) -> ProbeResult:
-    """Errors and notes apart, the probe's own notes (steps skipped or refused) first, each capped."""
-    errors = [f for f in reported if f.level == ERROR]
+    """Errors and notes apart, the probe's own notes (steps skipped or refused) first, each
+    capped; one defect repeated over lists or setups once, with its count; the coverage,
+    and what it leaves unproven (`require`: the kinds that must be exercised)."""
+    errors = _repeats_merged([f for f in reported if f.level == ERROR])
     notes = _merged(run_notes(run, transcript) + [f for f in reported if f.level == NOTE])
+    covered = coverage(transcript)
     return ProbeResult(
         run,
         transcript,
@@ -89,7 +114,62 @@ def make_result(
         notes[:max_findings],
         len(errors) if len(errors) > max_findings else None,
         len(notes) if len(notes) > max_findings else None,
+        covered,
+        unmet(transcript, covered, require) if run.driven else [],
     )
+
+
+def coverage(transcript: Transcript) -> list[Coverage]:
+    """What each kind of setup exercised, or why it was not: refused (and when no prompt
+    came first, maybe for want of a transcript), not advertised, or not reached."""
+    prompted = any(step.method == "session/prompt" for step in transcript.steps)
+    init = transcript.initialize
+    offered = advertised(init.response.result if init and init.response else None)
+    covered = []
+    for kind, method in KINDS.items():
+        steps = [step for step in transcript.setup_steps if step.method == method]
+        answered = [step for step in steps if not step.failed]
+        why = None
+        if steps and not answered:
+            why = f"refused ({steps[0].error_text})"
+            if not prompted and kind != "new":
+                why += ": it may need a session with a transcript, try --prompt"
+        elif not steps and not offered[method]:
+            why = "not advertised (--all tries it)"
+        elif not steps:
+            why = "not reached: the run stopped before it"
+        lists = sum(1 for step in answered for listed in transcript.lists_of(step))
+        covered.append(Coverage(kind, len(answered), lists, why))
+    return covered
+
+
+def unmet(transcript: Transcript, covered: list[Coverage], require: Sequence[str]) -> list[str]:
+    """Why a clean run still does not pass: no command list to judge, or a kind that
+    `--require` names not exercised."""
+    reasons = []
+    if not transcript.command_lists:
+        reasons.append("nothing tested: the agent sent no command list (the command rules had nothing to judge)")
+    for entry in covered:
+        if entry.kind in require and not entry.exercised:
+            reasons.append(f"--require {entry.kind}: {KINDS[entry.kind]} not exercised: {entry.why}")
+    return reasons
+
+
+def _repeats_merged(findings: list[WireFinding]) -> list[WireFinding]:
+    """One defect repeated (the same message but for the session id: each list of a
+    --repeat, each fork) once, with the count and the sessions."""
+    groups: dict[tuple[Any, ...], list[WireFinding]] = {}
+    for f in findings:
+        message = f.message.replace(f.session_id, "…") if f.session_id else f.message
+        groups.setdefault((f.code, f.basis, f.step, message), []).append(f)
+    merged = []
+    for repeats in groups.values():
+        first = repeats[0]
+        if len(repeats) > 1:
+            sessions = ", ".join(dict.fromkeys(str(f.session_id) for f in repeats))
+            first = replace(first, message=f"{first.message} (the same {len(repeats)} times: sessions {sessions})")
+        merged.append(first)
+    return merged
 
 
 def run_notes(run: ProbeRun, transcript: Transcript) -> list[WireFinding]:
@@ -169,27 +249,40 @@ def _note_line(note: WireFinding) -> str:
 
 
 def render_text(result: ProbeResult) -> str:
-    lines = [f"{location(f)}: {f.code} {f.message}" for f in result.findings]
+    lines = [f"{location(f)}: {f.code} [{f.basis}] {f.message}" for f in result.findings]
     lines.extend(_note_line(note) for note in result.notes)
     lines.extend(cap for cap in result.caps if not any(cap == note.message for note in result.notes))
-    steps = ", ".join(dict.fromkeys(step.method for step in result.transcript.steps)) or "none"
+    if result.run.driven:
+        lines.append(coverage_line(result.coverage))
+    lines.extend(f"not a pass: {reason}" for reason in result.unmet)
     count = result.finding_count
     if not result.run.driven:
         lines.append(f"The agent could not be driven; {count} finding{'' if count == 1 else 's'} before it stopped.")
     elif count:
         rules = len({f.code for f in result.findings})
-        lines.append(
-            f"Found {count} finding{'' if count == 1 else 's'} ({rules} rule{'' if rules == 1 else 's'}; steps: {steps})."
-        )
+        lines.append(f"Found {count} finding{'' if count == 1 else 's'} ({rules} rule{'' if rules == 1 else 's'}).")
+    elif result.unmet:
+        lines.append(f"No findings, but no pass: {'; '.join(result.unmet)}.")
     else:
-        lines.append(f"No findings: {len(result.codes)} wire rules passed (steps: {steps}).")
+        lines.append(f"No findings: {len(result.codes)} wire rules passed over what was exercised.")
     return _text(lines)
+
+
+def coverage_line(covered: list[Coverage]) -> str:
+    done = [
+        f"{KINDS[c.kind]} ×{c.exercised} ({c.lists} list{'' if c.lists == 1 else 's'})" for c in covered if c.exercised
+    ]
+    missed = [f"{KINDS[c.kind]}: {c.why}" for c in covered if not c.exercised]
+    line = f"Exercised: {', '.join(done) or 'nothing'}"
+    return line + (f". Not exercised: {'; '.join(missed)}" if missed else "") + "."
 
 
 def finding_dict(f: WireFinding) -> dict[str, Any]:
     return {
         "code": f.code,
         "name": RULE_NAMES.get(f.code, "") if f.code else "",
+        "basis": f.basis,
+        "spec": RULE_SPECS.get(f.code, "") if f.basis == SPEC else "",
         "message": f.message,
         "step": f.step,
         "session_id": f.session_id,
@@ -206,6 +299,8 @@ def render_json(result: ProbeResult) -> str:
         "findings": [finding_dict(f) for f in result.findings],
         "notes": [finding_dict(f) for f in result.notes],
         "caps": result.caps,
+        "coverage": {c.kind: {"exercised": c.exercised, "lists": c.lists, "why": c.why} for c in result.coverage},
+        "unmet": result.unmet,
     }
     return json.dumps(document, indent=2) + "\n"
 
@@ -218,6 +313,7 @@ def render_github(result: ProbeResult) -> str:
         title = f"{note.code} {location(note)}" if note.code else "acp-migrate probe"
         lines.append(f"::notice title={escape_property(title)}::{escape_data(note.message)}")
     lines.extend(f"::warning title=acp-migrate probe::{escape_data(cap)}" for cap in result.caps)
+    lines.extend(f"::error title=acp-migrate probe::{escape_data('not a pass: ' + reason)}" for reason in result.unmet)
     if not result.run.driven:
         lines.append(
             f"::error title=acp-migrate probe::{escape_data('could not drive the agent: ' + result.run.error)}"
@@ -259,6 +355,7 @@ def sarif_log(result: ProbeResult, *, cwd: str | None = None) -> dict[str, Any]:
                     }
                 ],
                 "properties": {
+                    "basis": f.basis,
                     "step": f.step,
                     "sessionId": f.session_id,
                     "frame": f.frame,
@@ -267,6 +364,7 @@ def sarif_log(result: ProbeResult, *, cwd: str | None = None) -> dict[str, Any]:
         )
     notifications = [{"level": "note", "message": {"text": note.message}} for note in result.notes if note.code is None]
     notifications.extend({"level": "warning", "message": {"text": cap}} for cap in result.caps)
+    notifications.extend({"level": "error", "message": {"text": f"not a pass: {reason}"}} for reason in result.unmet)
     if not result.run.driven:
         text = f"could not drive the agent: {result.run.error}"
         if result.run.stderr_tail:

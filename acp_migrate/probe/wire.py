@@ -208,39 +208,61 @@ class Transcript:
         return {listed.frame.index: listed for listed in self.command_lists}
 
     def setup_of(self, listed: CommandList) -> Step | None:
-        """The setup a command list belongs to: the last one of its session (by id, not
-        the step running) whose request came before it and that did not fail. While that
-        one is unanswered, a list that follows the response of another setup of the id
-        sent after it (a burst) is that one's; and when the setup before it, answered,
-        has had no list yet, the list is that setup's late one, not an early one of the
-        next (a slow agent's new-session list landing during the load of the same id)."""
+        """The setup a command list belongs to (`credits`)."""
         if listed.in_setup_result:
             return next((s for s in self.setup_steps if s.response is listed.frame), None)
-        mine = [
-            step
-            for step in self.setup_steps
-            if step.request.index < listed.frame.index and step.session_id == listed.session_id and not step.failed
-        ]
-        if listed.session_id is None or not mine:
-            return None
-        owner = mine[-1]
-        if owner.response is not None and owner.response.index < listed.frame.index:
-            return owner
-        answered = [s for s in mine if s.response is not None and s.response.index < listed.frame.index]
-        if answered:
-            last = max(answered, key=lambda s: s.response.index)
-            if last.response.index > owner.request.index:
-                return last  # a burst of setups of one id: the list follows that one's response
-            if last is mine[-2] and not self._has_list(last, listed.frame.index):
-                return last  # that one's late list
-        return owner
+        return self.credits.get(listed.frame.index)
 
-    def _has_list(self, step: Step, until: int) -> bool:
-        """A list for the step's session from its request up to the frame `until`."""
-        return any(
-            other.session_id == step.session_id and step.request.index < other.frame.index < until
-            for other in self.command_lists
-        )
+    @cached_property
+    def credits(self) -> dict[int, Step]:
+        """Each update's setup, whatever the timing: per session id, the first of its
+        answered setups (in the order of their answers) still owed a list; else, a list
+        before any such answer, the last unanswered one owed (an early list: ACP102's);
+        else the last setup answered before it (a further update, which replaces the list).
+        A setup is owed a list until it has one, in its result or in an update."""
+        credits: dict[int, Step] = {}
+        served = {s.request.index for s in self.setup_steps if _result_lists(s)}
+        for listed in self.command_lists:
+            if listed.in_setup_result or listed.session_id is None:
+                continue
+            here = listed.frame.index
+            mine = [
+                s
+                for s in self.setup_steps
+                if s.session_id == listed.session_id and not s.failed and s.request.index < here
+            ]
+            owed = [s for s in mine if s.request.index not in served]
+            answered = sorted((s for s in owed if s.response.index < here), key=lambda s: s.response.index)
+            before = [s for s in mine if s.response.index < here]
+            early = [s for s in owed if s.response.index > here]
+            if answered:
+                owner = answered[0]
+            elif early:
+                owner = early[-1]  # in a burst, the one whose request came last overtook its answer
+            else:
+                owner = max(before, key=lambda s: s.response.index) if before else None
+            if owner is not None:
+                credits[here] = owner
+                served.add(owner.request.index)
+        return credits
+
+    def lists_of(self, step: Step) -> list[CommandList]:
+        """The lists a setup got, in order: its result's, then the updates credited to it."""
+        return self._lists_by_setup.get(step.request.index, [])
+
+    @cached_property
+    def _lists_by_setup(self) -> dict[int, list[CommandList]]:
+        by_setup: dict[int, list[CommandList]] = {}
+        for listed in self.command_lists:
+            setup = self.setup_of(listed)
+            if setup is not None:
+                by_setup.setdefault(setup.request.index, []).append(listed)
+        return by_setup
+
+    def owed(self) -> list[Step]:
+        """The answered setups still without a command list: what the probe waits for
+        before it ends the run (an agent with no commands at all makes it wait the bound)."""
+        return [s for s in self.setup_steps if not s.failed and not self.lists_of(s)]
 
     def settle_end(self, step: Step) -> int | None:
         """The frame that ended the step's settle window: the probe's next request after
@@ -250,12 +272,24 @@ class Transcript:
         later = (s.request.index for s in self.steps if s.request.index > step.response.index)
         return next(later, None)
 
+    def in_prompt_turn(self, frame: Frame) -> bool:
+        """Whether the frame came during a prompt's turn (its request sent, not yet answered)."""
+        return any(
+            s.method == "session/prompt"
+            and s.request.index < frame.index
+            and (s.response is None or frame.index < s.response.index)
+            for s in self.steps
+        )
+
     def is_late(self, listed: CommandList) -> bool:
-        """An update that came after its setup's settle window (and not after a close of
-        the session, which is another matter)."""
+        """A setup's first list, sent after the setup's settle window (the probe's next
+        request), not during a prompt's turn (a turn may change the list), nor after a
+        close of the session (which is another matter)."""
         setup = self.setup_of(listed)
-        end = self.settle_end(setup) if setup is not None and not listed.in_setup_result else None
-        if end is None or listed.frame.index <= end:
+        if listed.in_setup_result or setup is None or self.lists_of(setup)[0] is not listed:
+            return False
+        end = self.settle_end(setup)
+        if end is None or listed.frame.index <= end or self.in_prompt_turn(listed.frame):
             return False
         return not any(
             s.method == "session/close"
@@ -293,6 +327,26 @@ class Transcript:
                     named = step.request.params.get("sessionId")
                     return step.session_id or (named if isinstance(named, str) else None)
         return None
+
+
+def advertised(initialize_result: Any) -> dict[str, bool]:
+    """The setups and the close an initialize result advertises, by method."""
+    result = initialize_result if isinstance(initialize_result, dict) else {}
+    capabilities = result.get("agentCapabilities") if isinstance(result.get("agentCapabilities"), dict) else {}
+    session_capabilities = capabilities.get("sessionCapabilities")
+    session_capabilities = session_capabilities if isinstance(session_capabilities, dict) else {}
+    return {
+        "session/new": True,
+        "session/load": capabilities.get("loadSession") is True,
+        "session/resume": session_capabilities.get("resume") is not None,
+        "session/fork": session_capabilities.get("fork") is not None,
+        "session/close": session_capabilities.get("close") is not None,
+    }
+
+
+def _result_lists(step: Step) -> bool:
+    result = step.response.result if step.response is not None else None
+    return isinstance(result, dict) and "availableCommands" in result
 
 
 def command_names(value: Any) -> list[str]:

@@ -14,7 +14,7 @@ HERE = Path(__file__).resolve().parent
 AGENTS = HERE / "agents"
 REPO = HERE.parents[1]
 # Generous: a safety net against a hang, never a measure (tests assert no duration).
-SAFETY = dict(timeout=120.0, initialize_timeout=60.0, request_timeout=60.0)
+SAFETY = dict(timeout=120.0, initialize_timeout=60.0, request_timeout=60.0, list_wait=60.0)
 
 
 def probe_agent(script: str | Path, *args: str, settle: float = 0.1, **options) -> ProbeResult:

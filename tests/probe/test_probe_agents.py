@@ -46,7 +46,9 @@ def test_each_purpose_built_agent_breaks_exactly_its_rule(script: str) -> None:
 
     code = script.split("_")[0].upper()
     [check] = [c for c in WIRE_RULES if c.code == code]
-    result = probe_agent(script)
+    # ACP108's agent never sends the lists the probe waits for: the bound decides
+    # nothing there, a short one keeps the test short.
+    result = probe_agent(script, **({"list_wait": 0.5} if code == "ACP108" else {}))
 
     assert result.run.driven, result.run.error
     if check.level == NOTE:  # a rule that only notes: seen, and no verdict from it

@@ -33,7 +33,7 @@ def test_exit_codes_clean_findings_not_driven() -> None:
     assert clean.stdout.splitlines()[-1].startswith(f"No findings: {len(WIRE_RULES)} wire rules passed")
     assert broken.returncode == 1
     [line] = [line for line in broken.stdout.splitlines() if "ACP102" in line]
-    assert re.match(r"session/fork frame \d+ \(session sess-2\): ACP102 available_commands_update", line)
+    assert re.match(r"session/fork frame \d+ \(session sess-2\): ACP102 \[spec\] available_commands_update", line)
     assert crashed.returncode == 2
     assert "error: could not drive the agent" in crashed.stderr
     assert "RuntimeError: no model configured" in crashed.stderr
@@ -50,8 +50,10 @@ def test_json_lists_the_findings_and_the_notes_with_step_session_and_frame() -> 
     assert finding["code"] == "ACP108" and finding["name"] == "session-kind-without-commands"
     assert finding["step"] == "session/load" and finding["session_id"] == "sess-1"
     assert isinstance(finding["frame"], int)
-    assert set(finding) == {"code", "name", "message", "step", "session_id", "frame"}
-    assert report["notes"] == [] and report["caps"] == []
+    assert set(finding) == {"code", "name", "basis", "spec", "message", "step", "session_id", "frame"}
+    assert finding["basis"] == "policy" and finding["spec"] == ""
+    assert report["caps"] == []
+    assert report["coverage"]["load"] == {"exercised": 1, "lists": 0, "why": None}
     refused = json.loads(noted.stdout)
     assert noted.returncode == 0 and refused["findings"] == []
     steps = [(n["step"], n["code"], n["session_id"]) for n in refused["notes"]]
@@ -240,7 +242,7 @@ def test_probe_help_fits_80_columns_the_same_from_both_entries() -> None:
     assert run.returncode == 0 and run.stdout.startswith("Usage: acp-migrate probe [OPTIONS] [CMD [ARGS]...]")
     assert listed.exit_code == 0
     options = re.compile(r"^  (?:-\w, )?(--[\w-]+)", re.MULTILINE)
-    assert options.findall(listed.stdout) == options.findall(run.stdout) and len(options.findall(run.stdout)) == 24
+    assert options.findall(listed.stdout) == options.findall(run.stdout) and len(options.findall(run.stdout)) == 27
     assert max(len(line) for text in (run.stdout, listed.stdout) for line in text.splitlines()) <= 80
     assert "x>=" not in run.stdout  # no `[x>=1]` ranges, as the other commands
     for option in ("--all", "--prompt TEXT", "--burst", "--output-format FORMAT", "--max-findings N", "Exit codes"):
@@ -367,7 +369,8 @@ def test_agent_text_is_escaped_in_every_format(mode: tuple[str, ...]) -> None:
     assert any(forged in text for text in outputs.values())
     # A line break in the agent's text starts no line of its own.
     assert all(
-        line.startswith(("note: ", "No findings: ", "The agent could not")) for line in outputs["text"].splitlines()
+        line.startswith(("note: ", "No findings: ", "The agent could not", "Exercised: "))
+        for line in outputs["text"].splitlines()
     )
     for output_format, text in outputs.items():
         assert not re.search("[\x00-\x08\x0b-\x1f\x7f]", text), output_format

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 
@@ -11,6 +12,8 @@ from acp_migrate.probe.checks import ERROR, NOTE, WIRE_RULES, enabled_codes, run
 from acp_migrate.probe.checks._prelude import INIT, INIT_LOAD, NEW, NEW_RESULT, WEB, update
 from acp_migrate.probe.wire import FROM_AGENT, parse_example
 
+LOAD = '-> {"jsonrpc":"2.0","id":2,"method":"session/load","params":{"sessionId":"s1","cwd":"/w","mcpServers":[]}}\n'
+LOADED = '<- {"jsonrpc":"2.0","id":2,"result":{}}\n'
 STATIC_CODES = {f"ACP00{n}" for n in range(1, 10)} | {"ACP100"}
 
 
@@ -96,8 +99,7 @@ ITEMS = [
 def test_acp105_judges_each_item_by_the_one_command_model(item, version) -> None:
     from pydantic import ValidationError
 
-    from acp_migrate.probe.checks.acp105_invalid_command_item import problems
-    from acp_migrate.probe.schema import available_command
+    from acp_migrate.probe.schema import available_command, command_problems
 
     try:
         available_command(version).model_validate(item)
@@ -105,7 +107,7 @@ def test_acp105_judges_each_item_by_the_one_command_model(item, version) -> None
     except ValidationError:
         valid = False
 
-    assert valid is (problems(item, version) == [])
+    assert valid is (command_problems(item, version) == [])
     assert valid is (item in ITEMS[:2] + ITEMS[4:5] if version == 1 else item in ITEMS[1:3] + ITEMS[4:5])
 
 
@@ -119,7 +121,10 @@ def test_invalid_items_are_one_finding_a_list_with_a_count_and_null_inputs_a_not
     errors = [f for f in reported if f.level == ERROR]
     notes = [f for f in reported if f.level == NOTE]
     assert [f.code for f in errors] == ["ACP105", "ACP105"]  # one a list, not one an item
-    assert errors[0].message.startswith("40 of 41 commands for session s1 invalid (protocol v1): command 1 ('c 0')")
+    assert errors[0].basis == "policy"  # the spec says nothing of spaces in names
+    assert errors[0].message.startswith(
+        "40 of 41 commands for session s1 with a name no user can type: command 1 ('c 0')"
+    )
     assert errors[0].message.endswith("; and 37 more")
     assert errors[1].message.startswith("2 of 2 commands")
     assert [f.code for f in notes] == ["ACP105", "ACP105"]
@@ -127,15 +132,71 @@ def test_invalid_items_are_one_finding_a_list_with_a_count_and_null_inputs_a_not
 
 
 def test_a_late_list_is_credited_to_its_setup_by_session_id_not_the_step_running() -> None:
-    prompt = '-> {"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}\n'
-    frames = INIT + NEW + NEW_RESULT + prompt + update("s1", "[" + WEB + "]")
+    frames = INIT_LOAD + NEW + NEW_RESULT + LOAD + update("s1", "[" + WEB + "]") + LOADED
     transcript = parse_example(frames)
 
-    [note] = run_checks(transcript)
+    [note] = [f for f in run_checks(transcript) if f.code == "ACP112"]
 
-    assert (note.code, note.level, note.step, note.session_id) == ("ACP112", NOTE, "session/new", "s1")
-    assert "during session/prompt" in note.message
+    assert (note.level, note.step, note.session_id) == (NOTE, "session/new", "s1")
+    assert "during session/load" in note.message
     assert transcript.setup_of(transcript.command_lists[0]).method == "session/new"
+
+
+def test_a_list_sent_during_a_prompts_turn_is_not_late() -> None:
+    prompt = '-> {"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}\n'
+    frames = INIT + NEW + NEW_RESULT + prompt + update("s1", "[" + WEB + "]")
+
+    assert run_checks(parse_example(frames)) == []
+
+
+def burst_orders(setups: int) -> list[tuple[str, ...]]:
+    """Every order in which an agent may send the responses (R) and lists (L) of a burst
+    of `setups` setups of one id, the lists identical: each order where at no point more
+    lists than responses were sent is compliant."""
+    orders = set(itertools.permutations("R" * setups + "L" * setups))
+    return sorted(orders)
+
+
+def compliant(order: tuple[str, ...]) -> bool:
+    balance = 0
+    for item in order:
+        balance += 1 if item == "R" else -1
+        if balance < 0:
+            return False
+    return True
+
+
+@pytest.mark.parametrize("order", burst_orders(3), ids="".join)
+def test_a_burst_of_loads_is_judged_by_order_alone_whatever_the_interleaving(order) -> None:
+    # Three loads of s1 sent together; the agent answers them and sends their lists in
+    # `order`, then the probe's next request (a close) and, maybe, nothing more.
+    load = (
+        '-> {"jsonrpc":"2.0","id":%d,"method":"session/load","params":{"sessionId":"s1","cwd":"/w","mcpServers":[]}}\n'
+    )
+    frames = INIT_LOAD + NEW + NEW_RESULT + update("s1", "[" + WEB + "]") + "".join(load % n for n in (2, 3, 4))
+    answers = iter((2, 3, 4))
+    for item in order:
+        frames += (
+            '<- {"jsonrpc":"2.0","id":%d,"result":{}}\n' % next(answers)
+            if item == "R"
+            else update("s1", "[" + WEB + "]")
+        )
+    transcript = parse_example(frames)
+
+    errors = sorted({f.code for f in run_checks(transcript) if f.level == ERROR})
+
+    assert errors == ([] if compliant(order) else ["ACP102"])
+    loads = [s for s in transcript.setup_steps if s.method == "session/load"]
+    assert [len(transcript.lists_of(s)) for s in loads] == [1, 1, 1]  # one each, never all to the last
+
+
+def test_a_list_owed_and_never_sent_is_the_finding_and_the_run_knows_it_is_owed() -> None:
+    frames = INIT_LOAD + NEW + NEW_RESULT + update("s1", "[" + WEB + "]") + LOAD + LOADED
+    transcript = parse_example(frames)
+
+    assert [s.method for s in transcript.owed()] == ["session/load"]
+    assert [f.code for f in run_checks(transcript) if f.level == ERROR] == ["ACP108"]
+    assert parse_example(frames + update("s1", "[" + WEB + "]")).owed() == []
 
 
 def test_a_list_before_its_fork_response_is_found_in_a_burst_whatever_request_came_last() -> None:
@@ -192,10 +253,6 @@ def test_acp_migrate_rules_lists_the_wire_rules_with_the_static_ones() -> None:
     assert doc.startswith("# ACP101 commands-at-initialize\n")
     for example in rule_info("ACP101").examples:
         assert example.before in doc
-
-
-LOAD = '-> {"jsonrpc":"2.0","id":2,"method":"session/load","params":{"sessionId":"s1","cwd":"/w","mcpServers":[]}}\n'
-LOADED = '<- {"jsonrpc":"2.0","id":2,"result":{}}\n'
 
 
 @pytest.mark.parametrize("load_sends_its_own", [True, False])

@@ -39,6 +39,8 @@ class CommandsAtInitialize(WireRule):
     code = "ACP101"
     name = "commands-at-initialize"
     summary = "The `initialize` result advertises slash commands (capabilities or `_meta`)."
+    basis = "spec"
+    spec = "After session setup, the Agent MAY announce commands that were not included in the response, or update the list, via the available_commands_update session notification"
     examples = (
         Example(
             '-> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}\n'

@@ -29,6 +29,8 @@ class CommandsBeforeSetupResponse(WireRule):
     code = "ACP102"
     name = "commands-before-setup-response"
     summary = "An `available_commands_update` for a session came before the response that set the session up."
+    basis = "spec"
+    spec = "After session setup, the Agent MAY announce commands that were not included in the response, or update the list, via the available_commands_update session notification"
     examples = (
         Example(INIT + NEW + update("s1", "[" + WEB + "]") + NEW_RESULT),
         Example(INIT + NEW + NEW_RESULT + update("s1", "[" + WEB + "]"), flagged=False),

@@ -20,6 +20,8 @@ class NullCommandList(WireRule):
     code = "ACP103"
     name = "null-command-list"
     summary = "`availableCommands` is `null` or not an array, in a setup result or an update."
+    basis = "spec"
+    spec = "null is not a valid outbound value for this field."
     examples = (
         Example(INIT + NEW + NEW_RESULT + update("s1", "null")),
         Example(INIT + NEW + NEW_RESULT + update("s1", "[]"), flagged=False),

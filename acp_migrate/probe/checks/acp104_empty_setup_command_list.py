@@ -20,6 +20,8 @@ class EmptySetupCommandList(WireRule):
     code = "ACP104"
     name = "empty-setup-command-list"
     summary = "A session setup result serialises an empty `availableCommands` list instead of omitting it."
+    basis = "spec"
+    spec = "Empty lists are omitted when serializing setup responses."
     examples = (
         Example(INIT + NEW + '<- {"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1","availableCommands":[]}}\n'),
         Example(INIT + NEW + NEW_RESULT, flagged=False),

@@ -20,6 +20,8 @@ class UpdateForUnknownSession(WireRule):
     code = "ACP107"
     name = "update-for-unknown-session"
     summary = "A `session/update` names a session id that was never set up, or was closed."
+    basis = "spec"
+    spec = "After session setup, the Agent MAY announce commands that were not included in the response, or update the list, via the available_commands_update session notification"
     examples = (
         Example(INIT + NEW + NEW_RESULT + update("s2", "[" + WEB + "]")),
         Example(

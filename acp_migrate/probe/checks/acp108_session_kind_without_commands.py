@@ -32,13 +32,10 @@ NEW_THEN_LOAD = (
 
 
 def commands_held(transcript: Transcript, step: Step) -> Any:
-    """What a client holds for the step's session: the result's list, then each update
-    that belongs to the step (`Transcript.setup_of`: by session id, late ones too)."""
-    result = step.response.result if step.response else None
-    held = result.get("availableCommands") if isinstance(result, dict) else None
-    for listed in transcript.command_lists:
-        if not listed.in_setup_result and listed.session_id == step.session_id and transcript.setup_of(listed) is step:
-            held = listed.value
+    """What a client holds for the step's session: the last list the step got (its
+    result's, then the updates credited to it: `Transcript.credits`, late ones too)."""
+    lists = transcript.lists_of(step)
+    held = lists[-1].value if lists else None
     return held if isinstance(held, list) else []
 
 

@@ -19,6 +19,8 @@ class MalformedFrame(WireRule):
     code = "ACP110"
     name = "malformed-frame"
     summary = "A line the agent wrote on stdout is not a JSON-RPC 2.0 message."
+    basis = "spec"
+    spec = "ACP transport (stdio): each message is one line of JSON-RPC 2.0 on stdout; nothing else is written there."
     examples = (
         Example(INIT + "<- Listening on stdio...\n" + NEW + NEW_RESULT),
         Example(INIT + NEW + NEW_RESULT, flagged=False),

@@ -1,5 +1,5 @@
-"""Sends a fork's commands late: only once the next request arrives (after the probe's
-settle window, whatever its length), so the list lands in another step (the close)."""
+"""Sends a load's commands late: only once the next request arrives (after the probe's
+settle window, whatever its length), so the list lands in another step (the resume)."""
 
 from tiny_agent import TinyAgent, commands_update, response
 
@@ -9,10 +9,10 @@ class Agent(TinyAgent):
         super().__init__()
         self.deferred = []
 
-    def fork(self, request):
-        session_id = self.new_id()
+    def load(self, request):
+        session_id = request["params"]["sessionId"]
         self.deferred.append(commands_update(session_id, self.commands(session_id)))
-        return [response(request, {"sessionId": session_id})]
+        return [response(request, {})]
 
     def handle(self, message):
         late, self.deferred = self.deferred, []

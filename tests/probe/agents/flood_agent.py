@@ -1,4 +1,6 @@
-"""Answers initialize, then floods stdout with valid JSON-RPC notifications, forever."""
+"""Answers initialize, then floods stdout with valid JSON-RPC notifications, forever: each
+a list of one command without a description, each command named differently (a defect
+of its own, not one repeated)."""
 
 import json
 import sys
@@ -10,10 +12,11 @@ class Agent(TinyAgent):
     def initialize(self, request):
         frames = super().initialize(request)
         self.write(frames)
-        line = json.dumps(commands_update("nobody", [{"name": "web", "description": "Search"}])) + "\n"
-        block = line * 100
+        number = 0
         while True:
-            sys.stdout.write(block)
+            lines = [json.dumps(commands_update("nobody", [{"name": f"c{number + n}"}])) for n in range(100)]
+            number += 100
+            sys.stdout.write("\n".join(lines) + "\n")
             sys.stdout.flush()
 
 
