@@ -25,6 +25,7 @@ from acp_migrate.rules.edits import Report as Report
 
 if TYPE_CHECKING:
     from acp_migrate.rules.context import FileContext
+    from acp_migrate.settings import RuleSettings
 
 
 # What the screen (engine/analysis/screen.py) knows of where a word stands in CPython's
@@ -75,6 +76,10 @@ class Rule(RuleBase):
     # Names (fnmatch patterns, any case) of files or folders the rule leaves alone though
     # it reads their suffix: a text rule's historical documents (`rfcs`, `CHANGELOG*`).
     skipped_names: ClassVar[tuple[str, ...]] = ()
+    # The SDK release (`agent-client-protocol`) whose change the rule moves code across:
+    # it runs only when the run's target crosses it (`RuleSettings.crosses`). None: not an
+    # SDK move (the slash-command rules), it always runs.
+    sdk_release: ClassVar[str | None] = None
 
     def __init_subclass__(cls, **keywords: object) -> None:
         super().__init_subclass__(**keywords)
@@ -83,6 +88,11 @@ class Rule(RuleBase):
 
     def __init__(self, context: FileContext) -> None:
         self.context = context
+
+    @classmethod
+    def runs_with(cls, settings: RuleSettings) -> bool:
+        """Whether `settings` select the rule and its SDK move, if any, is the run's."""
+        return settings.enabled(cls.code) and settings.crosses(cls.sdk_release)
 
     @classmethod
     def is_candidate(cls, source: bytes) -> bool:

@@ -421,11 +421,14 @@ def analyze_source(
         document_rules = [
             rule
             for rule in ALL_RULES
-            if suffix in rule.suffixes and settings.enabled(rule.code) and rule.reads_path(path)
+            if suffix in rule.suffixes and rule.runs_with(settings) and rule.reads_path(path)
         ]
         analysis = _analyze_document(
             source.decode(encoding), document_rules, path=path, fix=fix, encoding=encoding, report_filter=report_filter
         )
+    elif not _moves_with_target(source, settings):
+        # Only rules of SDK moves the target does not cross hold its tokens.
+        analysis = SourceAnalysis(encoding=encoding)
     elif len(source) <= MAX_PARSE_BYTES and not may_report(source):
         # The screen: no construct a rule reports on (a token only in prose, say).
         analysis = SourceAnalysis(encoding=encoding)
@@ -478,6 +481,13 @@ def _counterparts(module, tree, statements) -> set:
     return found if index == len(tree.body) else set()
 
 
+def _moves_with_target(source: bytes, settings: RuleSettings) -> bool:
+    """Whether a Python rule the run's SDK target keeps (`Rule.sdk_release`) is triggered."""
+    from acp_migrate.rules import PYTHON_RULES
+
+    return any(settings.crosses(rule.sdk_release) and rule.is_candidate(source) for rule in PYTHON_RULES)
+
+
 def _document_suffixes() -> frozenset[str]:
     from acp_migrate.rules import SUFFIXES
 
@@ -502,7 +512,7 @@ def _analyze_vendored(
     findings = []
     fixed_source = None
     for rule in ALL_RULES:
-        enabled = rule.reads_vendored and settings.enabled(rule.code)
+        enabled = rule.reads_vendored and rule.runs_with(settings)
         outdated = rule.check_vendored(source, settings.style) if enabled else None
         if outdated is not None:
             message, current = outdated  # current None: a copy fix must not replace
@@ -632,7 +642,7 @@ def _analyze_candidate(
     context = FileContext(
         module, settings, dropped=dropped, modules=modules, project=project, path=path, kept_by_check=may_contain_legacy
     )
-    rules = [rule(context) for rule in PYTHON_RULES if settings.enabled(rule.code) and rule.is_candidate(source)]
+    rules = [rule(context) for rule in PYTHON_RULES if rule.runs_with(settings) and rule.is_candidate(source)]
     try:
         walk(module, RuleDispatcher(context, rules, skip=skipped))
     except RecursionError:
