@@ -748,7 +748,8 @@ def _say_configuration(common: Common, options: Options) -> None:
     enabled = [
         code
         for code in codes
-        if options.settings.enabled(code) and (code not in RULES_BY_CODE or RULES_BY_CODE[code].runs_with(options.settings))
+        if options.settings.enabled(code)
+        and (code not in RULES_BY_CODE or RULES_BY_CODE[code].runs_with(options.settings))
     ]
     unused = "ACP100"
     if not options.report_unused_suppressions and unused in enabled:

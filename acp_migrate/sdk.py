@@ -87,7 +87,9 @@ class Requirement:
         return f"{self.path}:{self.line}" if self.line else self.path
 
     def admits(self, version: str) -> bool:
-        return all(_admits(operator, bound, wildcard, release(version)) for operator, bound, wildcard in self.specifiers)
+        return all(
+            _admits(operator, bound, wildcard, release(version)) for operator, bound, wildcard in self.specifiers
+        )
 
 
 def _admits(operator: str, bound: str, wildcard: bool, version: tuple[int, ...]) -> bool:
@@ -219,7 +221,9 @@ class Target:
         return self.written_for is None or not at_least(self.written_for, sdk_release)
 
 
-def choose_target(named: str | None, named_where: str, requirements: Sequence[Requirement]) -> tuple[Target | None, str]:
+def choose_target(
+    named: str | None, named_where: str, requirements: Sequence[Requirement]
+) -> tuple[Target | None, str]:
     """The target, and the sentence `-v` says about it. `named`: `--target-sdk` or the
     file's `target-sdk` (`named_where` says which)."""
     stated = ", ".join(f"{r.text!r} ({r.where})" for r in requirements)
@@ -231,11 +235,16 @@ def choose_target(named: str | None, named_where: str, requirements: Sequence[Re
         because = f"named by {named_where}"
         if requirements:
             because += f"; the requirement {stated} " + (
-                f"admits {written_for} (the code's release) to {versions[-1]}" if versions else "admits no known release"
+                f"admits {written_for} (the code's release) to {versions[-1]}"
+                if versions
+                else "admits no known release"
             )
         return Target(version, written_for, because, excluding), f"target SDK {version}: {because}"
     if not requirements:
-        return None, "no target SDK: the project states no requirement on agent-client-protocol (--target-sdk names one)"
+        return (
+            None,
+            "no target SDK: the project states no requirement on agent-client-protocol (--target-sdk names one)",
+        )
     if not versions:
         return None, f"no target SDK: the requirement {stated} admits no release acp-migrate knows"
     because = f"the newest release the requirement {stated} admits (the code's: {written_for})"

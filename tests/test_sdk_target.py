@@ -42,7 +42,8 @@ def test_a_specifier_admits_the_known_releases_it_says(text: str, oldest: str, n
 
 
 @pytest.mark.parametrize(
-    "text", ["agent-client-protocolx>=1", "other>=0.7", "agent-client-protocol @ https://x/y.whl", "# agent-client-protocol"]
+    "text",
+    ["agent-client-protocolx>=1", "other>=0.7", "agent-client-protocol @ https://x/y.whl", "# agent-client-protocol"],
 )
 def test_what_is_no_readable_requirement_on_the_sdk_is_none(text: str) -> None:
     assert parse_requirement(text, "requirements.txt") is None
@@ -108,9 +109,7 @@ def test_requirements_are_read_from_pyproject_requirements_files_and_setup_cfg(t
         '[project.optional-dependencies]\nnew = ["agent-client-protocol<0.13"]\n'
     )
     (tmp_path / "requirements-dev.txt").write_text("-r requirements.txt\nagent_client_protocol!=0.9.0\n")
-    (tmp_path / "setup.cfg").write_text(
-        "[options]\ninstall_requires =\n    typer\n    agent-client-protocol>=0.8\n"
-    )
+    (tmp_path / "setup.cfg").write_text("[options]\ninstall_requires =\n    typer\n    agent-client-protocol>=0.8\n")
     found = read_requirements(tmp_path, ConfigFiles())
     assert [(Path(r.path).name, r.line, r.text) for r in found] == [
         ("pyproject.toml", 5, "agent-client-protocol>=0.7"),
