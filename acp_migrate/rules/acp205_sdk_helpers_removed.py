@@ -12,14 +12,20 @@ are written out (`PlanEntry`'s `priority="medium", status="pending"`);
 (`kind`, `status`, a `ToolCallLocation` and `raw_input` from the path). Runs when the
 SDK target is 1.0 or newer and the code is written for an older release.
 
+A call through the module (`import acp`, then `acp.text_block(...)`) names the model
+through it too (`acp.schema.TextContentBlock(...)`); `import acp.helpers` becomes
+`import acp.schema`.
+
 Left to a person (reported, nothing edited): a helper passed as a value
-(`map(text_block, texts)`), a call with `*args` or `**kwargs`, and `start_read_tool_call`
+(`map(text_block, texts)`), a call with `*args` or `**kwargs`, a call through another
+module's name (`from acp import helpers`), and `start_read_tool_call`
 / `start_edit_tool_call` with a path that is not a plain name or constant (it is read
 twice): write the constructor as below.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -188,16 +194,28 @@ class SdkHelpersRemoved(Rule):
             return
         self._calls.update(_helper_funcs(node, self._helper))
         try:
-            new, models = self._rewrite(node)
+            new = self._rewrite(node)
         except CannotRewrite as why:
             self.context.report(Report(node, self.code, f"{self._message(node)}: {why}", False))
             return
-        if not isinstance(node.func, cst.Name):
-            message = f"{self._message(node)}: through the module (`import acp`): construct it by hand"
-            self.context.report(Report(node, self.code, message, False))
-            return
         with self.context.fix(Report(node, self.code, self._message(node), True)):
             self.context.replace(node, new)
+
+    def visit_Import(self, node: cst.Import) -> None:
+        """`import acp.helpers` fails on 1.0; the calls through it name `acp.schema`'s models."""
+        import libcst as cst
+
+        from acp_migrate.cst.names import dotted_name
+
+        for alias in node.names:
+            if dotted_name(alias.name) != "acp.helpers":
+                continue
+            message = "`import acp.helpers`: the module is gone in SDK 1.0; `acp.schema` has the models"
+            if alias.asname is not None:
+                self.context.report(Report(alias, self.code, f"{message}: construct them by hand", False))
+                continue
+            with self.context.fix(Report(alias, self.code, message, True)):
+                self.context.replace(alias.name, cst.Attribute(cst.Name("acp"), cst.Name("schema")))
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         """`from acp.helpers import ...` fails on 1.0: the models its helpers construct instead."""
@@ -297,20 +315,30 @@ class SdkHelpersRemoved(Rule):
         name = self._helper(node.func)
         return f"`{name}(...)`: `acp.helpers` is gone in SDK 1.0; `{HELPERS[name].model}(...)` from `acp.schema`"
 
-    def _rewrite(self, node: cst.Call) -> tuple[cst.Call, set[str]]:
-        """The constructor call `node` stands for, and the models it names."""
+    def _rewrite(self, node: cst.Call) -> cst.Call:
+        """The constructor call `node` stands for (nested helper calls too)."""
         import libcst as cst
 
-        models: set[str] = set()
-        helpers = self._helper
+        helpers, bindings = self._helper, self.context.imports.bindings
 
         class Inner(cst.CSTTransformer):
             def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
                 name = helpers(original.func)
-                return updated if name is None else _constructor(name, updated, models, quote)
+                return updated if name is None else _constructor(name, updated, _model_ref(original.func), quote)
+
+        def _model_ref(func: cst.BaseExpression):
+            """How the call names a model: as the import binds it, or through `acp` (`acp.schema.X`)."""
+            if isinstance(func, cst.Name):
+                return cst.Name
+            root = func
+            while isinstance(root, cst.Attribute):
+                root = root.value
+            if not isinstance(root, cst.Name) or bindings.get(root.value) != "acp":
+                raise CannotRewrite("through a module other than `acp`: construct it by hand")
+            return lambda model: cst.Attribute(cst.Attribute(cst.Name(root.value), cst.Name("schema")), cst.Name(model))
 
         quote = self.context.settings.style.quote
-        return node.visit(Inner()), models
+        return node.visit(Inner())
 
 
 def _calls_in(module: cst.Module) -> list[cst.Call]:
@@ -340,7 +368,7 @@ def _helper_funcs(node: cst.Call, helper) -> list[cst.CSTNode]:
     return found
 
 
-def _constructor(name: str, call: cst.Call, models: set[str], quote: str) -> cst.Call:
+def _constructor(name: str, call: cst.Call, model: Callable[[str], cst.BaseExpression], quote: str) -> cst.Call:
     import libcst as cst
 
     helper = HELPERS[name]
@@ -363,20 +391,17 @@ def _constructor(name: str, call: cst.Call, models: set[str], quote: str) -> cst
         given[field] = arg if arg.keyword is not None else arg.with_changes(keyword=cst.Name(field), equal=tight)
     # The keywords the helper set itself, after the caller's, in the helper's order.
     added = [keyword(field, string(value)) for field, value in helper.defaults if field not in given]
-    models.add(helper.model)
     missing = [field for field in helper.positional if field not in given and field != "old_text"]
     if missing:
         raise CannotRewrite(f"no `{missing[0]}` given")
     if helper.text:
         text = given.pop("text")
-        models.add("TextContentBlock")
-        block = cst.Call(cst.Name("TextContentBlock"), [keyword("type", string("text")), keyword("text", text.value)])
+        block = cst.Call(model("TextContentBlock"), [keyword("type", string("text")), keyword("text", text.value)])
         given["content"] = text.with_changes(keyword=cst.Name("content"), value=block)
     if helper.path_tool is not None:
         path = given.pop("path").value
         if not isinstance(path, (cst.Name, cst.SimpleString, cst.Attribute)):
             raise CannotRewrite("its path is read twice: name it first")
-        models.add("ToolCallLocation")
         raw = [cst.DictElement(string("path"), path)]
         if "content" in given:
             raw.append(cst.DictElement(string("content"), given.pop("content").value))
@@ -386,19 +411,17 @@ def _constructor(name: str, call: cst.Call, models: set[str], quote: str) -> cst
         added = [
             keyword("kind", string(helper.path_tool)),
             keyword("status", string("pending")),
-            keyword(
-                "locations", cst.List([cst.Element(cst.Call(cst.Name("ToolCallLocation"), [keyword("path", path)]))])
-            ),
+            keyword("locations", cst.List([cst.Element(cst.Call(model("ToolCallLocation"), [keyword("path", path)]))])),
             keyword("raw_input", cst.Dict(raw)),
         ]
     args = list(given.values())
     if helper.discriminator is not None:
         args.insert(0, keyword(helper.discriminator[0], string(helper.discriminator[1])))
     args += added
-    return _laid_out(call, cst.Name(helper.model), args)
+    return _laid_out(call, model(helper.model), args)
 
 
-def _laid_out(call: cst.Call, func: cst.Name, args: list[cst.Arg]) -> cst.Call:
+def _laid_out(call: cst.Call, func: cst.BaseExpression, args: list[cst.Arg]) -> cst.Call:
     """`func(*args)` laid out as `call` was: on one line, or one argument a line."""
     import libcst as cst
 
