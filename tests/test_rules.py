@@ -11,7 +11,7 @@ from acp_migrate.engine.analysis import prefilter
 from acp_migrate.engine.analysis.codemod import analyze_source
 from acp_migrate.rules import ALL_RULES
 from acp_migrate.sdk import RELEASES, Target
-from acp_migrate.settings import DEFAULT_SETTINGS, RuleSettings
+from acp_migrate.settings import RuleSettings
 
 EXAMPLES = [(rule, i, example) for rule in ALL_RULES for i, example in enumerate(rule.examples)]
 
@@ -74,9 +74,8 @@ def test_rule_example(rule, index, example):
 
 
 def _settings(rule) -> RuleSettings:
-    """An SDK rule's examples move code of no stated release to the newest."""
-    if rule.sdk_release is None:
-        return DEFAULT_SETTINGS
+    """The examples move code of no stated release to the newest SDK release: an SDK
+    rule's examples fire, and no other rule's example is one of an SDK move."""
     return RuleSettings(sdk=Target(RELEASES[-1], None, "the rule's examples"))
 
 
