@@ -18,7 +18,7 @@ needs 0.9.
 from __future__ import annotations
 
 from acp_migrate.rules.base import Example, Rule
-from acp_migrate.rules.shared.renamed import Renamer
+from acp_migrate.rules.shared.renamed import Renaming
 
 RENAMES = {
     "KillTerminalCommandRequest": "KillTerminalRequest",
@@ -32,12 +32,14 @@ RENAMES = {
 EXPORTED = frozenset({"KillTerminalCommandRequest", "KillTerminalCommandResponse", "SetSessionConfigOptionRequest"})
 
 
-class SdkRenamedClasses(Rule):
+class SdkRenamedClasses(Renaming, Rule):
     code = "ACP203"
     name = "sdk-renamed-classes"
     summary = "SDK 0.9 renamed six schema classes: name the new ones."
     fixable = True
     sdk_release = "0.9.0"
+    renames = RENAMES
+    exported = EXPORTED
     triggers = (b"KillTerminalCommand", b"AuthMethod", b"FileSystemCapability", b"SessionConfigOption")
     screen_words = frozenset(RENAMES)
     examples = (
@@ -65,13 +67,3 @@ class SdkRenamedClasses(Rule):
         ),
         Example(before="class AuthMethod:\n    pass\n", flagged=False),
     )
-
-    def __init__(self, context) -> None:
-        super().__init__(context)
-        self.renamer = Renamer(context, self.code, "0.9", RENAMES, EXPORTED)
-
-    def visit_ImportFrom(self, node) -> None:
-        self.renamer.import_from(node)
-
-    def visit_Attribute(self, node) -> None:
-        self.renamer.attribute(node)

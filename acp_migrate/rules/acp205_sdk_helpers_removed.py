@@ -188,8 +188,6 @@ class SdkHelpersRemoved(Rule):
         return QUALIFIED[qualified]
 
     def visit_Call(self, node: cst.Call) -> None:
-        import libcst as cst
-
         if node.func in self._calls or self._helper(node.func) is None:
             return
         self._calls.update(_helper_funcs(node, self._helper))
