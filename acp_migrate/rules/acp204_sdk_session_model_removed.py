@@ -34,8 +34,9 @@ class SdkSessionModelRemoved(Removal, Rule):
     fixable = False
     sdk_release = "0.11.0"
     why = WHY
-    triggers = (b"SessionModel", b"ModelInfo", b"set_session_model", b"models")
-    screen_words = frozenset({*WHY, "set_session_model", "models"})
+    # `models=` is reported only in a setup result's call, which names the result.
+    triggers = (b"SessionModel", b"ModelInfo", b"set_session_model", b"SessionResponse")
+    screen_words = frozenset({*WHY, "set_session_model", *SETUP_RESULTS})
     examples = (
         Example(
             before=(
