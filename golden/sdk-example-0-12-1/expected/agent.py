@@ -28,8 +28,6 @@ from acp.schema import (
     SseMcpServer,
     TextContentBlock,
 )
-from acp.schema import AgentMessageChunk
-from acp.schema import TextContentBlock
 
 
 class ExampleAgent(Agent):

@@ -11,6 +11,7 @@ from acp import (
 )
 from acp.interfaces import Client
 from acp.schema import (
+    AgentMessageChunk,
     AudioContentBlock,
     ClientCapabilities,
     EmbeddedResourceContentBlock,
@@ -22,8 +23,6 @@ from acp.schema import (
     SseMcpServer,
     TextContentBlock,
 )
-from acp.schema import AgentMessageChunk
-from acp.schema import TextContentBlock
 
 
 class EchoAgent(Agent):
