@@ -156,6 +156,16 @@ RuntimeImportOption = Annotated[
         rich_help_panel=CONFIGURATION,
     ),
 ]
+TargetSdkOption = Annotated[
+    str | None,
+    typer.Option(
+        "--target-sdk",
+        metavar="VERSION",
+        help="The agent-client-protocol release to migrate to (default: the newest the project's "
+        "requirement on it admits; none stated: no SDK rules).",
+        rich_help_panel=CONFIGURATION,
+    ),
+]
 GitignoreOption = Annotated[
     bool | None,
     typer.Option(
@@ -248,6 +258,7 @@ class Common:
     exclude: list[str] | None
     extend_exclude: list[str] | None
     runtime_import: str | None
+    target_sdk: str | None
     respect_gitignore: bool | None
     force_exclude: bool | None
     report_unused_suppressions: bool
@@ -276,6 +287,7 @@ class Common:
             "exclude": _split(self.exclude),
             "extend_exclude": _split(self.extend_exclude),
             "runtime_import": self.runtime_import,
+            "target_sdk": self.target_sdk,
             "respect_gitignore": self.respect_gitignore,
             "force_exclude": self.force_exclude,
             "report_unused_suppressions": self.report_unused_suppressions or None,
@@ -398,6 +410,7 @@ def check(
     config: ConfigOption = None,
     isolated: IsolatedOption = False,
     runtime_import: RuntimeImportOption = None,
+    target_sdk: TargetSdkOption = None,
     quiet: QuietOption = False,
     verbose: VerboseOption = False,
     no_color: NoColorOption = False,
@@ -492,6 +505,7 @@ def diff(
     config: ConfigOption = None,
     isolated: IsolatedOption = False,
     runtime_import: RuntimeImportOption = None,
+    target_sdk: TargetSdkOption = None,
     quiet: QuietOption = False,
     verbose: VerboseOption = False,
     no_color: NoColorOption = False,
@@ -544,6 +558,7 @@ def fix(
     config: ConfigOption = None,
     isolated: IsolatedOption = False,
     runtime_import: RuntimeImportOption = None,
+    target_sdk: TargetSdkOption = None,
     quiet: QuietOption = False,
     verbose: VerboseOption = False,
     no_color: NoColorOption = False,
@@ -729,8 +744,15 @@ def _say_configuration(common: Common, options: Options) -> None:
         used = "none (--isolated): the defaults"
     else:
         used = "none found (no pyproject.toml with [tool.acp-migrate] above the paths): the defaults"
+    from acp_migrate.rules import RULES_BY_CODE
+
     codes = sorted(known_codes())
-    enabled = [code for code in codes if options.settings.enabled(code)]
+    enabled = [
+        code
+        for code in codes
+        if options.settings.enabled(code)
+        and (code not in RULES_BY_CODE or RULES_BY_CODE[code].runs_with(options.settings))
+    ]
     unused = "ACP100"
     if not options.report_unused_suppressions and unused in enabled:
         enabled.remove(unused)  # reported only with --report-unused-suppressions
@@ -738,6 +760,7 @@ def _say_configuration(common: Common, options: Options) -> None:
     typer.echo(f"acp-migrate: configuration: {used}", err=True)
     for ignored in options.ignored:
         typer.echo(f"acp-migrate: ignored {ignored}", err=True)
+    typer.echo(f"acp-migrate: {options.target_note}", err=True)
     typer.echo(f"acp-migrate: rules: {rules}", err=True)
 
 

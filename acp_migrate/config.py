@@ -38,7 +38,13 @@ runtime-import = "vendored"             # default: fix writes the shim beside th
 respect-gitignore = true
 force-exclude = false
 test-files = ["tests/**", "test_*.py", "*_test.py"]  # where tests of the removed field are (ACP008)
+target-sdk = "1.0"                       # the SDK release to migrate to (default: the newest the requirement admits)
 ```
+
+The SDK target (`acp_migrate/sdk.py`): `target-sdk`, else the newest release the
+project's own requirement on `agent-client-protocol` admits, read in the project's root
+(the configuration file's folder, else the first folder up from the paths holding a
+pyproject.toml, setup.cfg or requirements*.txt); none without `--isolated`'s files.
 """
 
 from __future__ import annotations
@@ -55,6 +61,7 @@ from acp_migrate.config_files import ConfigError, ConfigFiles
 from acp_migrate.engine.analysis.suppressions import known_codes
 from acp_migrate.engine.execution.discover import DEFAULT_EXCLUDE, DEFAULT_INCLUDE, DiscoveryOptions
 from acp_migrate.rulebook import resolve_selection, unknown_selectors
+from acp_migrate.sdk import REQUIREMENT_FILES, Requirement, choose_target, normalised, read_requirements
 from acp_migrate.settings import ProjectStyle, RuleSettings
 from acp_migrate.style import read_style
 
@@ -119,6 +126,10 @@ def _boolean(value: object) -> bool:
     return value
 
 
+def _release(value: object) -> str:
+    return normalised(_string(value))
+
+
 _globs = _list_of(_glob)
 _codes = _list_of(_code)
 
@@ -133,6 +144,7 @@ VALUE_CHECKS: dict[str, Callable[[object], Any]] = {
     "respect-gitignore": _boolean,
     "force-exclude": _boolean,
     "test-files": _globs,
+    "target-sdk": _release,
     "report-unused-suppressions": _boolean,  # a flag only
 }
 # Keys 0.2 took though no rule read them: an error saying so and what to do, as ruff's
@@ -164,6 +176,7 @@ class FileConfig:
     respect_gitignore: bool | None = None
     force_exclude: bool | None = None
     test_files: tuple[str, ...] | None = None
+    target_sdk: str | None = None
 
 
 FILE_KEYS = (*(_hyphenate(f.name) for f in fields(FileConfig)),)
@@ -183,6 +196,7 @@ class Overrides:
     runtime_import: str | None = None
     respect_gitignore: bool | None = None
     force_exclude: bool | None = None
+    target_sdk: str | None = None
     report_unused_suppressions: bool | None = None
 
     def __post_init__(self) -> None:
@@ -217,6 +231,8 @@ class Options:
     report_unused_suppressions: bool = False
     # Configuration files there but counted as absent, `path: why` (--verbose says them).
     ignored: tuple[str, ...] = ()
+    # Which SDK target was taken and why (--verbose says it).
+    target_note: str = ""
 
 
 # -- finding and reading the file -------------------------------------------------------
@@ -338,13 +354,36 @@ def load_options(
     # The project's own style, also without a section of ours: read from the root up.
     root = config_path.parent if config_path is not None else _common_folder(paths)
     style = None if isolated else read_style(root, files)
-    options = merge(file, overrides, config_file=str(config_path) if config_path is not None else None, style=style)
+    requirements = [] if isolated else read_requirements(_project_root(root, config_path is not None), files)
+    options = merge(
+        file,
+        overrides,
+        config_file=str(config_path) if config_path is not None else None,
+        style=style,
+        requirements=requirements,
+    )
     options.ignored = tuple(f"{path}: {why}" for path, why in files.ignored.items())
     return options
 
 
+def _project_root(start: Path, configured: bool) -> Path:
+    """Where the project states its requirements: the configuration's folder, else the
+    first folder up holding a pyproject.toml, setup.cfg or requirements*.txt."""
+    if configured:
+        return start
+    for folder in (start, *start.parents):
+        if any((folder / name).is_file() for name in (PYPROJECT, "setup.cfg")) or any(folder.glob("requirements*.txt")):
+            return folder
+    return start
+
+
 def merge(
-    file: FileConfig, overrides: Overrides, *, config_file: str | None = None, style: ProjectStyle | None = None
+    file: FileConfig,
+    overrides: Overrides,
+    *,
+    config_file: str | None = None,
+    style: ProjectStyle | None = None,
+    requirements: Sequence[Requirement] = (),
 ) -> Options:
     def pick(key: str, default: Any) -> Any:
         value = getattr(overrides, key)
@@ -358,6 +397,8 @@ def merge(
         select = file.select or []
         ignore = [*(file.ignore or []), *(overrides.ignore or [])]
     select, ignore = resolve_selection(select, ignore, known_codes())
+    named_where = "--target-sdk" if overrides.target_sdk is not None else f"target-sdk in {config_file}"
+    target, target_note = choose_target(pick("target_sdk", None), named_where, requirements)
 
     settings = RuleSettings(
         runtime_import=pick("runtime_import", RuleSettings().runtime_import),
@@ -365,10 +406,12 @@ def merge(
         style=style or ProjectStyle(),
         select=select,
         ignore=ignore,
+        sdk=target,
     )
     discovery = DiscoveryOptions(
         root=os.path.dirname(config_file) if config_file is not None else None,
-        include=tuple(pick("include", DEFAULT_INCLUDE)),
+        # With a target, the walk also reads the requirement files (ACP200 checks them).
+        include=tuple(pick("include", (*DEFAULT_INCLUDE, *(REQUIREMENT_FILES if target else ())))),
         exclude=tuple(pick("exclude", DEFAULT_EXCLUDE)),
         extend_exclude=(*(file.extend_exclude or ()), *(overrides.extend_exclude or ())),
         respect_gitignore=pick("respect_gitignore", True),
@@ -379,4 +422,5 @@ def merge(
         discovery=discovery,
         settings=settings,
         report_unused_suppressions=bool(overrides.report_unused_suppressions),
+        target_note=target_note,
     )

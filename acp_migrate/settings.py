@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from acp_migrate.sdk import Target
+
 
 # Plain frozen dataclasses: `config` validates what users write before building these.
 @dataclass(frozen=True, slots=True)  # a default of other dataclasses' fields: hashable
@@ -33,6 +35,13 @@ class RuleSettings:
     # Rule codes to run: all when `select` is empty; `ignore` wins.
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
+    # The SDK release the run migrates to and the one the code was written for
+    # (acp_migrate/sdk.py); None: no target, no SDK rule runs.
+    sdk: Target | None = None
+
+    def crosses(self, sdk_release: str | None) -> bool:
+        """Whether a rule moving across `sdk_release` (None: not an SDK move) runs."""
+        return sdk_release is None or (self.sdk is not None and self.sdk.crosses(sdk_release))
 
     def enabled(self, code: str) -> bool:
         if code in self.ignore:

@@ -338,14 +338,16 @@ def test_verbose_names_the_configuration_and_the_rules(fake_project: Path) -> No
     none = invoke("check", "--verbose", "a.py")
 
     assert found.exit_code == 0
-    assert found.stderr.splitlines()[:2] == [
+    assert found.stderr.splitlines()[:3] == [
         f"acp-migrate: configuration: {config}",
+        "acp-migrate: no target SDK: the project states no requirement on agent-client-protocol"
+        " (--target-sdk names one)",
         "acp-migrate: rules: " + ", ".join(sorted(c for c in known_codes() if c.startswith("ACP00") and c != "ACP004")),
     ]
-    assert re.fullmatch(r"acp-migrate: 1 file scanned in \d+\.\d\ds", found.stderr.splitlines()[2])
+    assert re.fullmatch(r"acp-migrate: 1 file scanned in \d+\.\d\ds", found.stderr.splitlines()[3])
     assert isolated.stderr.splitlines()[0] == "acp-migrate: configuration: none (--isolated): the defaults"
     assert named.stderr.splitlines()[0] == f"acp-migrate: configuration: {config} (--config)"
-    assert "ACP001" in named.stderr.splitlines()[1] and "ACP100" not in named.stderr.splitlines()[1]
+    assert "ACP001" in named.stderr.splitlines()[2] and "ACP100" not in named.stderr.splitlines()[2]
     assert none.stderr.splitlines()[0].startswith("acp-migrate: configuration: none found")
     assert invoke("check", "a.py").stderr == ""
 

@@ -6,6 +6,9 @@ golden/<case>/expected/   the exact bytes after `fix` (absent: input must stay u
 golden/<case>/findings.txt  what `fix` leaves for a person, `relpath:line: CODE` (optional)
 golden/<case>/check.txt     what `check` reports on the input, `relpath:line: CODE` (optional)
 
+A case's SDK target is taken as a run takes it in input/ (`acp_migrate/sdk.py`): the
+`target-sdk` of its pyproject.toml, else the newest release its requirement admits.
+
 from acp_migrate.settings import DEFAULT_SETTINGS, ProjectFacts, RuleSettings
 from acp_migrate.style import read_style
 installed package), except `vendored-*` cases, which run with the default: fix writes
@@ -25,8 +28,11 @@ from pathlib import Path
 import libcst
 import pytest
 
+from acp_migrate.config import read_config_file
+from acp_migrate.config_files import ConfigFiles
 from acp_migrate.engine.analysis.codemod import analyze_source
 from acp_migrate.engine.execution.modules import in_memory_modules
+from acp_migrate.sdk import Target, choose_target, read_requirements
 from acp_migrate.settings import DEFAULT_SETTINGS, ProjectFacts, RuleSettings
 from acp_migrate.style import read_style
 from acp_migrate.vendor import is_vendored, newline_of, vendored_source
@@ -43,7 +49,16 @@ def _settings(case: Path) -> RuleSettings:
     # A case with its own linter configuration (input/pyproject.toml) is written in its style.
     if (case / "input" / "pyproject.toml").exists():
         settings = dataclasses.replace(settings, style=read_style(case / "input"))
-    return settings
+    return dataclasses.replace(settings, sdk=_target(case / "input"))
+
+
+def _target(folder: Path) -> Target | None:
+    """The case's SDK target, as a run would take it in its folder: its `target-sdk`,
+    else the newest release its requirement (pyproject.toml, requirements*.txt) admits."""
+    files = ConfigFiles()
+    pyproject = folder / "pyproject.toml"
+    named = read_config_file(pyproject, files).target_sdk if pyproject.exists() else None
+    return choose_target(named, "the case", read_requirements(folder, files))[0]
 
 
 def _files(root: Path) -> dict[str, bytes]:

@@ -25,6 +25,7 @@ from acp_migrate.rules.edits import Report as Report
 
 if TYPE_CHECKING:
     from acp_migrate.rules.context import FileContext
+    from acp_migrate.settings import RuleSettings
 
 
 # What the screen (engine/analysis/screen.py) knows of where a word stands in CPython's
@@ -93,6 +94,14 @@ class Rule(RuleBase):
     # For a census rule: classes a model's dump splatted into (`AgentCapabilities(**x.model_dump())`)
     # carries the words through: the fields of the splatting module's classes count.
     census_splats: ClassVar[frozenset[str]] = frozenset()
+    # Names (fnmatch patterns) of the only files of its suffixes the rule reads, which a
+    # folder walk picks up only when the configuration asks for them (`pyproject.toml`,
+    # `requirements*.txt`: ACP200, with an SDK target). Empty: every file of its suffixes.
+    file_names: ClassVar[tuple[str, ...]] = ()
+    # The SDK release (`agent-client-protocol`) whose change the rule moves code across:
+    # it runs only when the run's target crosses it (`RuleSettings.crosses`). None: not an
+    # SDK move (the slash-command rules), it always runs.
+    sdk_release: ClassVar[str | None] = None
 
     def __init_subclass__(cls, **keywords: object) -> None:
         super().__init_subclass__(**keywords)
@@ -103,15 +112,28 @@ class Rule(RuleBase):
         self.context = context
 
     @classmethod
+    def runs_with(cls, settings: RuleSettings) -> bool:
+        """Whether `settings` select the rule and its SDK move, if any, is the run's."""
+        return settings.enabled(cls.code) and settings.crosses(cls.sdk_release)
+
+    @classmethod
     def is_candidate(cls, source: bytes) -> bool:
         return any(token in source for token in cls.triggers)
 
     @classmethod
     def reads_path(cls, path: str) -> bool:
-        if not cls.skipped_names:
+        if not cls.skipped_names and not cls.file_names:
             return True
         import fnmatch
         import re
 
         parts = [part.lower() for part in re.split(r"[\\/]+", path) if part]
+        if cls.file_names and not any(fnmatch.fnmatchcase(parts[-1], name) for name in cls.file_names):
+            return False
         return not any(fnmatch.fnmatchcase(part, name.lower()) for part in parts for name in cls.skipped_names)
+
+    @classmethod
+    def find_in(cls, text: str, suffix: str, settings: RuleSettings) -> list:
+        """A document rule's findings in `text` (its `find`); a rule whose findings depend
+        on the run's settings (ACP200: the SDK target) overrides this instead."""
+        return cls.find(text, suffix)  # type: ignore[attr-defined]

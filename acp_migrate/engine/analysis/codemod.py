@@ -450,7 +450,7 @@ def analyze_source(
     Raises SourceError when the file cannot be analysed; one whose bytes do not decode
     (UndecodableSource) without any legacy token gives `SourceAnalysis.warning` instead.
     """
-    candidate = may_contain_legacy(source)
+    candidate = may_contain_legacy(source, settings.sdk)
     try:
         encoding = check_decodable(source)
     except UndecodableSource as error:
@@ -476,12 +476,18 @@ def analyze_source(
         document_rules = [
             rule
             for rule in ALL_RULES
-            if suffix in rule.suffixes and not rule.census and settings.enabled(rule.code) and rule.reads_path(path)
+            if suffix in rule.suffixes and not rule.census and rule.runs_with(settings) and rule.reads_path(path)
         ]
         analysis = _analyze_document(
-            source.decode(encoding), document_rules, path=path, fix=fix, encoding=encoding, report_filter=report_filter
+            source.decode(encoding),
+            document_rules,
+            path=path,
+            fix=fix,
+            encoding=encoding,
+            settings=settings,
+            report_filter=report_filter,
         )
-    elif within_screen_limits(source) and not may_report(source):
+    elif within_screen_limits(source) and not may_report(source, settings.sdk):
         # The screen: no construct a rule reports on (a token only in prose, say).
         analysis = SourceAnalysis(encoding=encoding)
     else:
@@ -597,7 +603,7 @@ def _analyze_vendored(
     findings = []
     fixed_source = None
     for rule in ALL_RULES:
-        enabled = rule.reads_vendored and settings.enabled(rule.code)
+        enabled = rule.reads_vendored and rule.runs_with(settings)
         outdated = rule.check_vendored(source, settings.style) if enabled else None
         if outdated is not None:
             message, current = outdated  # current None: a copy fix must not replace
@@ -610,7 +616,7 @@ def _analyze_vendored(
 
 
 def _analyze_document(
-    text: str, rules, *, path: str, fix: bool, encoding: str, report_filter: ReportFilter
+    text: str, rules, *, path: str, fix: bool, encoding: str, settings: RuleSettings, report_filter: ReportFilter
 ) -> SourceAnalysis:
     """Text rules over a non-Python document (Markdown, reStructuredText). Each finding
     carries its edits, (start, end, replacement) offsets in `text`; a dropped finding
@@ -632,7 +638,7 @@ def _analyze_document(
                 edits,
             )
             for rule in rules
-            for line, column, end_column, message, edits in rule.find(text, suffix)
+            for line, column, end_column, message, edits in rule.find_in(text, suffix, settings)
         ),
         key=lambda pair: Finding.sort_key(pair[0]),
     )
@@ -728,7 +734,7 @@ def _analyze_candidate(
         module, settings, dropped=dropped, modules=modules, project=project, path=path, kept_by_check=may_contain_legacy
     )
     # A rule that claims code runs deselected too (its reports go below): its claim holds.
-    running = [rule for rule in PYTHON_RULES if settings.enabled(rule.code) or rule.claims]
+    running = [rule for rule in PYTHON_RULES if rule.runs_with(settings) or rule.claims]
     rules = [rule(context) for rule in running if rule.is_candidate(source)]
     try:
         walk(module, RuleDispatcher(context, rules, skip=skipped))
@@ -779,7 +785,7 @@ def _analyze_candidate(
                     and modules(name, None) is not None
                 )
 
-            fixed = add_imports(fixed, edits.imports, first_party)
+            fixed = add_imports(fixed, edits.imports, first_party, line_length=settings.style.line_length)
         new_bytes = fixed.bytes
         fixed_source = new_bytes if new_bytes != source else None
     kept_reports = {id(r) for r in reports}

@@ -154,7 +154,7 @@ def _analysis_of(path: str, settings: RuleSettings, cwd: str) -> SourceAnalysis 
         source = read_source(path)
     except Exception:  # unreadable: the run reports it if it is the run's
         return None
-    if not needs_libcst(source, path):
+    if not needs_libcst(source, path, settings):
         return None
     display = os.path.relpath(path, cwd) if path.startswith(cwd + os.sep) else path
     try:

@@ -1,7 +1,7 @@
 """ACP114 schema-invalid-message: a setup result or a `session/update` does not match the ACP schema.
 
 Every setup result and every session update is validated against pydantic models of
-the ACP schema (`probe/schema.py`): a setup result's `modes`, `models` and
+the ACP schema: a setup result's `modes`, `models` and
 `configOptions`, and each update's kind and the fields a client reads (a message
 chunk's `content`, a tool call's `toolCallId` and `title`, a plan's entries, a mode
 update's `currentModeId`). The official SDKs' clients validate what they read, and
