@@ -429,7 +429,7 @@ def analyze_source(
     elif not _moves_with_target(source, settings):
         # Only rules of SDK moves the target does not cross hold its tokens.
         analysis = SourceAnalysis(encoding=encoding)
-    elif len(source) <= MAX_PARSE_BYTES and not may_report(source):
+    elif len(source) <= MAX_PARSE_BYTES and not may_report(source, settings):
         # The screen: no construct a rule reports on (a token only in prose, say).
         analysis = SourceAnalysis(encoding=encoding)
     else:

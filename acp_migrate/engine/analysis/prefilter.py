@@ -46,15 +46,16 @@ GROUPS = _groups(TOKENS)
 
 
 def last_answer(question):
-    """`question(source)` remembering its answer for the source it was last asked about:
-    the runner screens a file, then its analysis asks again about the same bytes."""
-    last: tuple[bytes, bool] | None = None
+    """`question(source, *settings)` remembering its answer for the source (and settings)
+    it was last asked about: the runner screens a file, then its analysis asks again
+    about the same bytes."""
+    last: tuple[bytes, tuple, bool] | None = None
 
-    def answer(source: bytes) -> bool:
+    def answer(source: bytes, *settings) -> bool:
         nonlocal last
-        if last is None or last[0] is not source:
-            last = (source, question(source))  # (held: the object cannot be freed and its id reused)
-        return last[1]
+        if last is None or last[0] is not source or last[1] != settings:
+            last = (source, settings, question(source, *settings))  # (held: its id cannot be reused)
+        return last[2]
 
     return functools.wraps(question)(answer)
 

@@ -26,16 +26,17 @@ from __future__ import annotations
 from acp_migrate.engine.analysis.prefilter import last_answer
 from acp_migrate.rules import PYTHON_RULES
 from acp_migrate.rules.base import NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, PARSING_METHODS
+from acp_migrate.settings import DEFAULT_SETTINGS, RuleSettings
 
 
 @last_answer
-def may_report(source: bytes) -> bool:
-    """False when no Python rule whose triggers `source` holds can report on it."""
+def may_report(source: bytes, settings: RuleSettings = DEFAULT_SETTINGS) -> bool:
+    """False when no Python rule the settings run whose triggers `source` holds can report on it."""
     # Each word of the triggered rules, with the contexts in which it is no site of any
     # of them that declares it (a context clears a word only if none reports there).
     harmless: dict[str, frozenset[str]] = {}
     for rule in PYTHON_RULES:
-        if rule.is_candidate(source):
+        if rule.is_candidate(source) and rule.runs_with(settings):
             if rule.screen_words is None:
                 return True
             for word in rule.screen_words:
@@ -190,11 +191,11 @@ def _names_in(scope) -> tuple:
     return mentions, parsed, shared
 
 
-def needs_libcst(source: bytes, path: str) -> bool:
+def needs_libcst(source: bytes, path: str, settings: RuleSettings = DEFAULT_SETTINGS) -> bool:
     """Whether the analysis of `source` may parse it with LibCST: a Python file that the
     byte prefilter and the screen pass (a vendored shim's copy too, which it reads
     without). The runner decides where a file's work runs on it, the project decision
     which files it reads; no result depends on it."""
     from acp_migrate.engine.analysis.prefilter import may_contain_legacy
 
-    return path.lower().endswith((".py", ".pyi")) and may_contain_legacy(source) and may_report(source)
+    return path.lower().endswith((".py", ".pyi")) and may_contain_legacy(source) and may_report(source, settings)

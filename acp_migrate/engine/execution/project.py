@@ -86,7 +86,7 @@ def _callers_of(path: str, settings: RuleSettings, cwd: str) -> Callers:
         source = read_source(path)
     except Exception:  # unreadable: the run reports it if it is the run's
         return []
-    if not needs_libcst(source, path):
+    if not needs_libcst(source, path, settings):
         return []
     display = os.path.relpath(path, cwd) if path.startswith(cwd + os.sep) else path
     try:

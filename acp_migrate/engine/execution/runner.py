@@ -366,7 +366,7 @@ def _screen(job: FileJob) -> FileOutcome | bytes:
         source = read_source(job.path)
     except (FileAccessError, OSError):  # process_file reports it
         return process_file(job)
-    return source if needs_libcst(source, job.display_path) else process_file(job, source)
+    return source if needs_libcst(source, job.display_path, job.settings) else process_file(job, source)
 
 
 def _in_workers(

@@ -1,0 +1,172 @@
+"""ACP220 positional-reordered-call: a positional call of a connection method whose
+parameters the SDK reordered; on the target the arguments land in other fields.
+
+0.11.0 reordered the positional parameters of the connection methods, `session_id`
+first: a 0.7-0.10 call `await conn.write_text_file(content, path, session_id)` runs on
+0.11 without an error and sends the file's content as `sessionId` (also
+`request_permission`, `read_text_file`, `create_terminal`, `set_session_mode`,
+`prompt`, `load_session`, `resume_session`, `fork_session`, `list_sessions`). 0.8.0
+had swapped `load_session`'s `mcp_servers` and `session_id`, and 0.10.0 inserted
+`additional_directories` before `mcp_servers`. The rule runs when the target crosses
+0.11.0 and reads each call against the signature of the release the code was written
+for (the lowest release the project's requirement admits) and the target's.
+
+`fix` passes the arguments by keyword, named as the written-for release names them:
+the call then means the same on both releases, so the code can merge before the pin
+is raised. Reported for a person: a call whose release is unknown (no requirement
+says: `--target-sdk` alone), with `*args`, or passing a parameter the target no longer
+has (`list_sessions`'s `additional_directories` of 0.10); `set_session_model`, gone
+in 0.11.0, is left to the rule of its removal.
+
+Calls on `self` are the class's own methods, and a file importing nothing of `acp`
+holds no SDK connection: both are left alone.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from acp_migrate.rules.base import Example, Report, Rule
+from acp_migrate.rules.shared.sdk_signatures import SIGNATURES, parameters
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+SDK_RELEASE = "0.11.0"
+
+
+class PositionalReorderedCall(Rule):
+    code = "ACP220"
+    name = "positional-reordered-call"
+    summary = "A positional call of a connection method the SDK reordered sends its arguments in other fields."
+    fixable = True
+    sdk_release = SDK_RELEASE
+    triggers = tuple(method.encode() for method in SIGNATURES)
+    screen_words = frozenset(SIGNATURES)
+    examples = (
+        Example(
+            before=(
+                "from acp import Client\n"
+                "\n"
+                "\n"
+                "async def save(conn: Client, session_id: str, path: str, text: str) -> None:\n"
+                "    await conn.write_text_file(text, path, session_id)\n"
+            ),
+            after=(
+                "from acp import Client\n"
+                "\n"
+                "\n"
+                "async def save(conn: Client, session_id: str, path: str, text: str) -> None:\n"
+                "    await conn.write_text_file(content=text, path=path, session_id=session_id)\n"
+            ),
+            target_sdk="0.12.1",
+            written_for="0.10.0",
+        ),
+        Example(
+            before=(
+                "from acp import Client\n"
+                "\n"
+                "\n"
+                "async def save(conn: Client, session_id: str, path: str, text: str) -> None:\n"
+                "    await conn.write_text_file(session_id, path, text)\n"
+            ),
+            flagged=False,
+            target_sdk="1.0.0",
+            written_for="0.11.0",
+        ),
+        Example(
+            before=(
+                "import acp\n"
+                "\n"
+                "\n"
+                "async def ask(conn: acp.Client, session_id: str, options: list, tool_call) -> None:\n"
+                "    await conn.request_permission(options, session_id, tool_call)\n"
+            ),
+            resolved=(
+                "import acp\n"
+                "\n"
+                "\n"
+                "async def ask(conn: acp.Client, session_id: str, options: list, tool_call) -> None:\n"
+                "    await conn.request_permission(options=options, session_id=session_id, tool_call=tool_call)\n"
+            ),
+            target_sdk="1.0.0",
+        ),
+    )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        import libcst as cst
+
+        func = node.func
+        if not isinstance(func, cst.Attribute) or func.attr.value not in SIGNATURES:
+            return
+        if isinstance(func.value, cst.Name) and func.value.value in ("self", "cls"):
+            return
+        positional = [arg for arg in node.args if arg.keyword is None and not arg.star]
+        starred = any(arg.star == "*" for arg in node.args)
+        if not (positional or starred) or not self._imports_sdk():
+            return
+        sdk = self.context.settings.sdk
+        if sdk is None:  # the rule runs only with a target (`Rule.runs_with`)
+            return
+        method = func.attr.value
+        target = parameters(method, sdk.version)
+        if target is None:
+            return  # the target has no such method: the rule of its removal reports it
+        call = self.context.code(node.func)
+        if sdk.written_for is None:
+            if self._readings_differ(method, len(positional), sdk.version):
+                self._report(node, f"`{call}(...)` passes arguments by position, and no requirement says "
+                             f"which release's order they follow; {self._changes(method)}: pass them by keyword")
+            return
+        written = parameters(method, sdk.written_for)
+        if written is None:
+            return  # not a keyword-era call (before 0.7.0): the 0.7 rules rewrite it
+        if starred or len(positional) > len(written):
+            self._report(node, f"`{call}(...)` passes arguments by position ({self._changes(method)}); "
+                         f"pass them by keyword, as {sdk.written_for} names them")
+            return
+        names = written[: len(positional)]
+        if names == target[: len(positional)]:
+            return
+        moved = f"`{call}(...)` passes {', '.join(names)} by position, and on {sdk.version} " \
+                f"they land in {', '.join(target[: len(positional)])}"
+        lost = [name for name in names if name not in target]
+        if lost:
+            self._report(node, f"{moved}; {sdk.version} has no parameter {', '.join(lost)}: decide what it becomes")
+            return
+        report = Report(node, self.code, f"{moved}: pass them by keyword", fixable=True)
+        with self.context.fix(report):
+            for arg, name in zip(positional, names, strict=True):
+                self.context.replace(arg, _keyword(arg, name))
+
+    def _imports_sdk(self) -> bool:
+        return any(q == "acp" or q.startswith("acp.") for q in self.context.imports.bindings.values())
+
+    @staticmethod
+    def _readings_differ(method: str, count: int, target: str) -> bool:
+        """Whether `count` positional arguments mean different parameters on two
+        releases from 0.7.0 up to `target`."""
+        from acp_migrate.sdk import at_least
+
+        readings = {
+            names[:count]
+            for first, names in SIGNATURES[method]
+            if names is not None and at_least(target, first)
+        }
+        return len(readings) > 1
+
+    @staticmethod
+    def _changes(method: str) -> str:
+        return "; ".join(f"{first}: {', '.join(names)}" for first, names in SIGNATURES[method] if names is not None)
+
+    def _report(self, node: cst.Call, message: str) -> None:
+        self.context.report(Report(node, self.code, message, fixable=False))
+
+
+def _keyword(arg: cst.Arg, name: str) -> cst.Arg:
+    import libcst as cst
+
+    return arg.with_changes(
+        keyword=cst.Name(name),
+        equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")),
+    )
