@@ -10,8 +10,8 @@ import pytest
 from acp_migrate.engine.analysis import prefilter
 from acp_migrate.engine.analysis.codemod import analyze_source
 from acp_migrate.rules import ALL_RULES
-from acp_migrate.sdk import Target
-from acp_migrate.settings import RuleSettings
+from acp_migrate.sdk import RELEASES, Target
+from acp_migrate.settings import DEFAULT_SETTINGS, RuleSettings
 
 EXAMPLES = [(rule, i, example) for rule in ALL_RULES for i, example in enumerate(rule.examples)]
 
@@ -61,7 +61,9 @@ def test_prefilter_clears_near_misses():
     "rule,index,example", EXAMPLES, ids=[f"{r.code}-{i}" for r, i, _ in EXAMPLES]
 )
 def test_rule_example(rule, index, example):
-    analysis = analyze_source(example.before.encode(), path=example.path or rule.example_path, settings=_settings(example))
+    analysis = analyze_source(
+        example.before.encode(), path=example.path or rule.example_path, settings=_settings(rule, example)
+    )
     codes = {f.code for f in analysis.findings} | {f.code for f in analysis.remaining}
     assert (rule.code in codes) == example.flagged
     if example.after is None:
@@ -73,11 +75,12 @@ def test_rule_example(rule, index, example):
             ast.parse(example.after)
 
 
-def _settings(example):
-    """The settings of a run on the example's project: its SDK target, if it names one."""
-    if example.target_sdk is None:
-        return RuleSettings()
-    return RuleSettings(sdk=Target(example.target_sdk, example.written_for, "the example's"))
+def _settings(rule, example) -> RuleSettings:
+    """An SDK rule's example moves code from the release it names (`written_for`; None:
+    no stated release) to its target, else to the newest release."""
+    if rule.sdk_release is None:
+        return DEFAULT_SETTINGS
+    return RuleSettings(sdk=Target(example.target_sdk or RELEASES[-1], example.written_for, "the rule's example"))
 
 
 RESOLVED = [(rule, i, example) for rule, i, example in EXAMPLES if example.resolved is not None]
@@ -94,7 +97,7 @@ def test_every_manual_finding_shows_its_resolution():
 def test_resolved_code_is_reported_by_no_rule(rule, index, example):
     # What a person writes instead: `fix` does not produce it, and nothing is left to do.
     path = example.path or rule.example_path
-    analysis = analyze_source(example.resolved.encode(), path=path, settings=_settings(example))
+    analysis = analyze_source(example.resolved.encode(), path=path, settings=_settings(rule, example))
     assert (analysis.findings, analysis.remaining, analysis.fixed_source) == ([], [], None)
     assert example.resolved != example.after
     if path.endswith((".py", ".pyi")):
