@@ -135,9 +135,39 @@ class PositionalReorderedCall(Rule):
             self._report(node, f"{moved}; {sdk.version} has no parameter {', '.join(lost)}: decide what it becomes")
             return
         report = Report(node, self.code, f"{moved}: pass them by keyword", fixable=True)
+        keywords = {arg: _keyword(arg, name) for arg, name in zip(positional, names, strict=True)}
         with self.context.fix(report):
-            for arg, name in zip(positional, names, strict=True):
-                self.context.replace(arg, _keyword(arg, name))
+            statement = self._laid_out(node, keywords)
+            if statement is not None:
+                self.context.replace(self.context.statements[-1], statement)
+                return
+            for arg, keyword in keywords.items():
+                self.context.replace(arg, keyword)
+
+    def _laid_out(self, node: cst.Call, keywords: dict[cst.Arg, cst.Arg]) -> cst.BaseStatement | None:
+        """The statement holding the call, laid out again as the project's formatter
+        would, when the call ends the one-line statement and keywords push it past the
+        line length; None: the arguments are edited where they stand."""
+        import libcst as cst
+
+        from acp_migrate.rules.shared.generated import call_statement
+
+        module, style = self.context.module, self.context.settings.style
+        statement = self.context.statements[-1] if self.context.statements else None
+        if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+            return None
+        line = module.code_for_node(statement.with_changes(leading_lines=[])).rstrip("\r\n")
+        call = module.code_for_node(node)
+        depth = sum(isinstance(n, cst.IndentedBlock) for n in self.context.lineage)
+        width = depth * len(module.default_indent.expandtabs(4))
+        added = sum(len(k.keyword.value) + 1 for k in keywords.values() if k.keyword is not None)
+        if "\n" in line or not line.endswith(call) or width + len(line) + added <= style.line_length:
+            return None
+        if any(_positional_call(arg.value) for arg in node.args):
+            return None  # a call of its own to edit inside: edited where it stands
+        args = [module.code_for_node(keywords.get(arg, arg).with_changes(comma=cst.MaybeSentinel.DEFAULT)) for arg in node.args]
+        prefix = line[: len(line) - len(call)]
+        return call_statement(prefix, module.code_for_node(node.func), args, depth=depth, module=module, style=style)
 
     def _imports_sdk(self) -> bool:
         return any(q == "acp" or q.startswith("acp.") for q in self.context.imports.bindings.values())
@@ -170,3 +200,21 @@ def _keyword(arg: cst.Arg, name: str) -> cst.Arg:
         keyword=cst.Name(name),
         equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")),
     )
+
+
+def _positional_call(node: cst.CSTNode) -> bool:
+    """Whether `node` holds a call of a reordered method with a positional argument."""
+    import libcst as cst
+
+    from acp_migrate.cst.walk import walk
+
+    found = False
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            nonlocal found
+            named = isinstance(call.func, cst.Attribute) and call.func.attr.value in SIGNATURES
+            found = found or (named and any(arg.keyword is None for arg in call.args))
+
+    walk(node, Calls())
+    return found
