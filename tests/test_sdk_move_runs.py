@@ -73,3 +73,38 @@ def test_positional_calls_as_written_mean_the_same_on_the_release_they_were_writ
     # The input as its authors ran it (on 1.0 its prompt is never answered: the options
     # list goes out as the session id and the agent's request fails to validate).
     _positional_calls_arrive_whole(drive("0.8.0", POSITIONAL / "input" / "agent.py"))
+
+
+def answer_to(run: dict[str, Any], method: str) -> dict[str, Any]:
+    """The agent's response to the client's first `method` request."""
+    asked = next(m["id"] for d, m in run["frames"] if d == "client->agent" and m.get("method") == method)
+    return next(m for d, m in run["frames"] if d == "agent->client" and m.get("id") == asked and "method" not in m)
+
+
+def echoed(run: dict[str, Any]) -> list[str]:
+    """The text of the agent's message chunks to the session, in order."""
+    return [
+        message["params"]["update"]["content"]["text"]
+        for direction, message in run["frames"]
+        if direction == "agent->client"
+        and message.get("method") == "session/update"
+        and message["params"]["sessionId"] == run["session_id"]
+        and message["params"]["update"].get("sessionUpdate") == "agent_message_chunk"
+    ]
+
+
+ECHO_0_6_3 = GOLDEN / "sdk-0-7-echo-agent-0-6-3"
+
+
+def test_the_sdk_0_6_3_echo_agent_answers_session_new_with_null_on_0_12_1() -> None:
+    # The silent break ACP221 moves: newSession is never reached on a subclass of acp.Agent.
+    run = drive("0.12.1", ECHO_0_6_3 / "input" / "agent.py")
+    assert answer_to(run, "session/new") == {"jsonrpc": "2.0", "id": 1, "result": None}
+    assert run["session_id"] is None
+
+
+def test_the_sdk_0_6_3_echo_agent_moved_by_fix_runs_on_0_12_1() -> None:
+    run = drive("0.12.1", ECHO_0_6_3 / "expected" / "agent.py", text="hello echo")
+    assert run["failure"] is None, run["failure"]
+    assert run["session_id"] and answer_to(run, "session/new")["result"]["sessionId"] == run["session_id"]
+    assert echoed(run) == ["hello echo"]

@@ -74,13 +74,18 @@ async def _drive(spec: dict[str, Any], frames: list[list[Any]], result: dict[str
             waiting.cancel()
             raise AssertionError(f"{what}: " + ("the agent exited first" if exited in done else "no answer"))
 
-        await answered(conn.initialize(protocol_version=PROTOCOL_VERSION), "initialize")
-        session = await answered(conn.new_session(cwd=spec["cwd"], mcp_servers=[]), "session/new")
-        result["session_id"] = getattr(session, "session_id", None)
-        if result["session_id"] is None:
-            raise AssertionError(f"session/new answered {session!r}, no session id")
-        text = TextContentBlock(type="text", text=spec["text"])
-        await answered(conn.prompt(session_id=result["session_id"], prompt=[text]), "session/prompt")
+        try:
+            await answered(conn.initialize(protocol_version=PROTOCOL_VERSION), "initialize")
+            session = await answered(conn.new_session(cwd=spec["cwd"], mcp_servers=[]), "session/new")
+            result["session_id"] = getattr(session, "session_id", None)
+            if result["session_id"] is None:
+                raise AssertionError(f"session/new answered {session!r}, no session id")
+            text = TextContentBlock(type="text", text=spec["text"])
+            await answered(conn.prompt(session_id=result["session_id"], prompt=[text]), "session/prompt")
+        finally:
+            # The SDK's examples serve until killed (`asyncio.Event().wait()`): done with it.
+            if process.returncode is None:
+                process.terminate()
 
 
 def main(argv: list[str]) -> None:

@@ -10,6 +10,10 @@ nothing (a rule module imports it at its top).
 
 from __future__ import annotations
 
+from typing import TypeVar
+
+Stage = TypeVar("Stage")
+
 # method -> ((first release, positional parameters after `self`), ...), oldest first;
 # a method absent from a release on (`set_session_model` from 0.11.0) ends with `None`.
 SIGNATURES: dict[str, tuple[tuple[str, tuple[str, ...] | None], ...]] = {
@@ -73,10 +77,16 @@ SIGNATURES: dict[str, tuple[tuple[str, tuple[str, ...] | None], ...]] = {
 def parameters(method: str, version: str) -> tuple[str, ...] | None:
     """The positional parameters of `method` on release `version`; None: it has no such
     method (before 0.7.0, or after its removal)."""
+    return staged(SIGNATURES[method], version)
+
+
+def staged(stages: tuple[tuple[str, Stage], ...], version: str) -> Stage | None:
+    """What holds on release `version` of `stages` ((first release, value), oldest first);
+    None before the first."""
     from acp_migrate.sdk import at_least
 
     found = None
-    for first, names in SIGNATURES[method]:
+    for first, value in stages:
         if at_least(version, first):
-            found = names
+            found = value
     return found

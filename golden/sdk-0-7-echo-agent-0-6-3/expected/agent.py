@@ -1,0 +1,49 @@
+# Case: SDK 0.6.3's examples/echo_agent.py (agent-client-protocol 0.6.3, Apache-2.0), moved to 0.12.1: newSession on an acp.Agent subclass answers null from 0.7
+import asyncio
+from uuid import uuid4
+
+from acp import (
+    Agent,
+    AgentSideConnection,
+    InitializeResponse,
+    NewSessionResponse,
+    PromptResponse,
+    session_notification,
+    stdio_streams,
+    text_block,
+    update_agent_message,
+)
+
+
+class EchoAgent(Agent):
+    def __init__(self, conn):
+        self._conn = conn
+
+    async def initialize(self, protocol_version, **kwargs) -> InitializeResponse:
+        return InitializeResponse(protocolVersion=protocol_version)
+
+    async def new_session(self, cwd, **kwargs) -> NewSessionResponse:
+        return NewSessionResponse(sessionId=uuid4().hex)
+
+    async def prompt(self, session_id, prompt, **kwargs) -> PromptResponse:
+        for block in prompt:
+            text = block.get("text", "") if isinstance(block, dict) else getattr(block, "text", "")
+            chunk = update_agent_message(text_block(text))
+            chunk.field_meta = {"echo": True}
+            chunk.content.field_meta = {"echo": True}
+
+            notification = session_notification(session_id, chunk)
+            notification.field_meta = {"source": "echo_agent"}
+
+            await self._conn.sessionUpdate(notification)
+        return PromptResponse(stopReason="end_turn")
+
+
+async def main() -> None:
+    reader, writer = await stdio_streams()
+    AgentSideConnection(lambda conn: EchoAgent(conn), writer, reader)
+    await asyncio.Event().wait()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
