@@ -1,6 +1,6 @@
 """The vendored shim (`acp_migrate/runtime/vendored.py`, as `vendored_source()` writes it) on the
-wire: a migrated agent (tests/runtime/vendored_agent.py) on SDK 0.12.1 and on 0.4.9, 0.5.0 and
-0.6.3, each in its own virtualenv, acp-migrate not importable, driven in raw JSON-RPC.
+wire: a migrated agent (tests/runtime/vendored_agent.py) on SDK 1.0.0rc3, 0.12.1 and on 0.4.9,
+0.5.0 and 0.6.3, each in its own virtualenv, acp-migrate not importable, driven in raw JSON-RPC.
 
 Per session, in wire order: its setup response, then one list (its own, then the advertised
 commands it lacks by name); the server's own update sent during the handler held until then;
@@ -34,6 +34,7 @@ NEW = [
 ]
 SKILL = {"name": "skill", "description": "A skill"}
 TEST = {"name": "test", "description": "Also an own command"}
+MODERN = ("1.0.0rc3", "0.12.1")  # resume, fork and close
 LOAD = [{"name": "resume-work", "description": "Pick up where the session stopped"}]
 
 
@@ -90,9 +91,9 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("release", ["0.12.1", "0.6.3", "0.5.0", "0.4.9"])
+@pytest.mark.parametrize("release", ["1.0.0rc3", "0.12.1", "0.6.3", "0.5.0", "0.4.9"])
 def test_each_session_gets_its_list_after_its_setup_response(release: str, folder: Path) -> None:
-    modern = release == "0.12.1"
+    modern = release in MODERN
     agent, state = asyncio.run(drive(sdk_python(release), folder, modern))
     merged_new = [*NEW, SKILL]  # the own "test" wins over the advertised one
     closed = ["session/close"] if modern else []
@@ -115,10 +116,10 @@ def test_each_session_gets_its_list_after_its_setup_response(release: str, folde
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("release", ["0.12.1", "0.4.9"])
+@pytest.mark.parametrize("release", ["1.0.0rc3", "0.12.1", "0.4.9"])
 def test_without_the_shim_the_own_list_goes_before_the_response(release: str, folder: Path) -> None:
     """Negative control: the same handlers without the advertiser show the race."""
-    agent, _ = asyncio.run(drive(sdk_python(release), folder, release == "0.12.1", "--no-shim"))
+    agent, _ = asyncio.run(drive(sdk_python(release), folder, release in MODERN, "--no-shim"))
     assert frames_of(agent, "s-1")[:2] == [NEW, "session/new"]
     assert frames_of(agent, "s-2") == [NEW]
 

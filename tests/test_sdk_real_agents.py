@@ -1,0 +1,141 @@
+"""The SDK rules on published agents' own code, installed from the package index:
+hermes-agent 0.19.0 (into a virtualenv on SDK 1.0) and kimi-cli 1.52.0 (its wheel: it
+needs Python 3.12). `fix --target-sdk 1.0` on their ACP modules: what it rewrites runs
+on 1.0, what needs a person is a named finding and the exit is 1, and a second `fix`
+changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from support.sdk_venv import sdk_env, sdk_python, venvs_root
+
+pytestmark = pytest.mark.slow  # a virtualenv of hermes-agent and its dependencies
+
+TARGET = "1.0.0rc3"
+HERMES = "hermes-agent==0.19.0"
+
+
+def _fix(folder: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "acp_migrate", "fix", "--target-sdk", "1.0", "."],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+    )
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*.py"))}
+
+
+def _findings(output: str) -> list[tuple[str, str]]:
+    """(path, code) of each finding line `path:line:column: CODE message`."""
+    return [(m.group(1), m.group(2)) for m in re.finditer(r"^(\S+?):\d+:\d+: (ACP\d+)", output, re.MULTILINE)]
+
+
+def _project(folder: Path, package: Path, requirement: str) -> Path:
+    """`package` copied into a project stating the wheel's own requirement on the SDK."""
+    shutil.copytree(package, folder / package.name)
+    (folder / "pyproject.toml").write_text(
+        f'[project]\nname = "agent"\nversion = "1"\ndependencies = ["{requirement}"]\n'
+    )
+    return folder
+
+
+@pytest.fixture(scope="module")
+def hermes() -> Path:
+    return sdk_python(TARGET, HERMES)
+
+
+def _site_packages(python: Path) -> Path:
+    found = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], capture_output=True, text=True
+    )
+    return Path(found.stdout.strip())
+
+
+# What the migrated modules do on 1.0: the hermes functions that build SDK models.
+HERMES_CALLS = """
+import json
+from acp_adapter import permissions, tools
+start = tools.build_tool_start("call-1", "terminal", {"command": "ls"})
+done = tools.build_tool_complete("call-1", "terminal", "ok", {"command": "ls"})
+asked = permissions._build_permission_tool_call("ls", "List")
+print(json.dumps([type(m).__name__ for m in (start, done, asked)]))
+"""
+
+
+def test_hermes_acp_adapter_moves_to_1_0(hermes: Path, tmp_path: Path) -> None:
+    installed = _site_packages(hermes) / "acp_adapter"
+    project = _project(tmp_path / "hermes", installed, "agent-client-protocol==0.9.0")
+    before = _tree(project)
+
+    fixed = _fix(project)
+    after = _tree(project)
+    again = _fix(project)
+
+    assert fixed.returncode == 1, fixed.stderr
+    assert after != before
+    # Left for a person: 0.11's model picker, in the server alone.
+    assert set(_findings(fixed.stdout)) == {("acp_adapter/server.py", "ACP204")}, fixed.stdout
+    assert (again.returncode, _tree(project)) == (1, after)
+
+    env = {**sdk_env(), "PYTHONPATH": str(project)}
+    migrated = subprocess.run([hermes, "-c", HERMES_CALLS], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert json.loads(migrated.stdout) == ["ToolCallStart", "ToolCallProgress", "ToolCallProgress"], migrated.stderr
+    # The same calls on the code as published: `acp.start_tool_call` is gone.
+    original = subprocess.run([hermes, "-c", HERMES_CALLS], cwd=tmp_path, env=sdk_env(), capture_output=True, text=True)
+    assert original.returncode == 1 and "has no attribute" in original.stderr, original.stderr
+    # The server fails at import on what the finding names, and on nothing fix moved.
+    server = subprocess.run([hermes, "-c", "import acp_adapter.server"], env=env, capture_output=True, text=True)
+    assert "cannot import name 'ModelInfo'" in server.stderr, server.stderr
+
+
+def _kimi_wheel() -> Path:
+    """kimi-cli 1.52.0's wheel from the package index, downloaded once (Python 3.12 only)."""
+    folder = venvs_root() / "wheels"
+    folder.mkdir(parents=True, exist_ok=True)
+    wheel = folder / "kimi_cli-1.52.0-py3-none-any.whl"
+    if not wheel.exists():
+        subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:"]
+            + ["--python-version", "3.12", "--dest", str(folder), "kimi-cli==1.52.0"],
+            check=True,
+            capture_output=True,
+        )
+    return wheel
+
+
+SCHEMA_NAMES = re.compile(r"\bacp\.schema\.([A-Za-z_]\w*)")
+
+
+def test_kimi_cli_acp_moves_to_1_0(hermes: Path, tmp_path: Path) -> None:
+    with zipfile.ZipFile(_kimi_wheel()) as wheel:
+        wheel.extractall(tmp_path / "wheel", [n for n in wheel.namelist() if n.startswith("kimi_cli/acp/")])
+    project = _project(tmp_path / "kimi", tmp_path / "wheel" / "kimi_cli" / "acp", "agent-client-protocol==0.8.0")
+
+    fixed = _fix(project)
+    after = _tree(project)
+    again = _fix(project)
+
+    assert fixed.returncode == 1, fixed.stderr
+    assert set(_findings(fixed.stdout)) == {("acp/server.py", "ACP204")}, fixed.stdout
+    assert (again.returncode, _tree(project)) == (1, after)
+    # Every `acp.schema` name the migrated code reads is in 1.0's schema, but the
+    # model picker's, which the findings name.
+    read = {name for source in after.values() for name in SCHEMA_NAMES.findall(source.decode())}
+    assert "AuthMethodAgent" in read and "AuthMethod" not in read
+    check = f"import acp.schema as s; print([n for n in {sorted(read)!r} if not hasattr(s, n)])"
+    missing = subprocess.run([hermes, "-c", check], env=sdk_env(), capture_output=True, text=True)
+    assert missing.stdout.strip() == "['ModelInfo', 'SessionModelState']", missing.stderr
+    assert os.path.exists(project / "acp" / "server.py")
