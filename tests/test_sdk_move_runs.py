@@ -43,7 +43,7 @@ def agent_requests(run: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     ]
 
 
-POSITIONAL = GOLDEN / "sdk-0-11-positional-calls-agent"
+POSITIONAL = GOLDEN / "move-0-11-positional-calls-agent"
 
 
 def _positional_calls_arrive_whole(run: dict[str, Any]) -> None:
@@ -93,7 +93,7 @@ def echoed(run: dict[str, Any]) -> list[str]:
     ]
 
 
-ECHO_0_6_3 = GOLDEN / "sdk-0-7-echo-agent-0-6-3"
+ECHO_0_6_3 = GOLDEN / "move-0-7-echo-agent-sdk-0-6-3"
 
 
 def test_the_sdk_0_6_3_echo_agent_answers_session_new_with_null_on_0_12_1() -> None:
