@@ -19,7 +19,11 @@ has (`list_sessions`'s `additional_directories` of 0.10); `set_session_model`, g
 in 0.11.0, is left to the rule of its removal.
 
 Calls on `self` are the class's own methods, and a file importing nothing of `acp`
-holds no SDK connection: both are left alone.
+holds no SDK connection: both are left alone. The methods an agent class may define
+as well (`prompt`, `load_session`, `set_session_mode`, ...) are read only on a
+client's connection the function holds by name: a parameter annotated
+`ClientSideConnection` (or `acp.Agent`), `async with spawn_agent_process(...) as
+(conn, process)`, `conn = ClientSideConnection(...)`.
 """
 
 from __future__ import annotations
@@ -33,6 +37,13 @@ if TYPE_CHECKING:
     import libcst as cst
 
 SDK_RELEASE = "0.11.0"
+# Connection methods an agent class may define too: fixed only on a client's connection.
+AGENT_HANDLERS = frozenset(
+    {"prompt", "new_session", "load_session", "resume_session", "fork_session", "list_sessions",
+     "set_session_mode", "set_session_model"}
+)
+CONNECTORS = frozenset({"spawn_agent_process", "ClientSideConnection", "connect_to_agent"})
+CONNECTION_TYPES = frozenset({"acp.ClientSideConnection", "acp.client.ClientSideConnection", "acp.Agent", "acp.interfaces.Agent"})
 
 
 class PositionalReorderedCall(Rule):
@@ -105,6 +116,8 @@ class PositionalReorderedCall(Rule):
         starred = any(arg.star == "*" for arg in node.args)
         if not (positional or starred) or not self._imports_sdk():
             return
+        if func.attr.value in AGENT_HANDLERS and not self._client_connection(func.value):
+            return  # `session.prompt(text)`: a method of the project's own, as likely
         sdk = self.context.settings.sdk
         if sdk is None:  # the rule runs only with a target (`Rule.runs_with`)
             return
@@ -168,6 +181,45 @@ class PositionalReorderedCall(Rule):
         args = [module.code_for_node(keywords.get(arg, arg).with_changes(comma=cst.MaybeSentinel.DEFAULT)) for arg in node.args]
         prefix = line[: len(line) - len(call)]
         return call_statement(prefix, module.code_for_node(node.func), args, depth=depth, module=module, style=style)
+
+    def _client_connection(self, receiver: cst.BaseExpression) -> bool:
+        """Whether `receiver` is a name the enclosing function holds a client's
+        connection in: a parameter annotated so, `async with spawn_agent_process(...) as
+        (name, process)`, `name = ClientSideConnection(...)` or `connect_to_agent(...)`."""
+        import libcst as cst
+
+        from acp_migrate.cst.walk import walk
+
+        function = self.context.function
+        if not isinstance(receiver, cst.Name) or function is None:
+            return False
+        name, context, found = receiver.value, self.context, False
+
+        def makes_connection(value: cst.BaseExpression | None) -> bool:
+            if isinstance(value, cst.Await):
+                value = value.expression
+            return isinstance(value, cst.Call) and (context.resolve(value.func) or "").rsplit(".", 1)[-1] in CONNECTORS
+
+        class Evidence(cst.CSTVisitor):
+            def visit_Param(self, node: cst.Param) -> None:
+                nonlocal found
+                if node.name.value == name and node.annotation is not None:
+                    found = found or (context.resolve(node.annotation.annotation) or "") in CONNECTION_TYPES
+
+            def visit_WithItem(self, node: cst.WithItem) -> None:
+                nonlocal found
+                target = node.asname.name if node.asname is not None else None
+                names = [e.value for e in target.elements] if isinstance(target, cst.Tuple) else [target]
+                bound = bool(names) and isinstance(names[0], cst.Name) and names[0].value == name
+                found = found or (bound and makes_connection(node.item))
+
+            def visit_Assign(self, node: cst.Assign) -> None:
+                nonlocal found
+                bound = any(isinstance(t.target, cst.Name) and t.target.value == name for t in node.targets)
+                found = found or (bound and makes_connection(node.value))
+
+        walk(function, Evidence())
+        return found
 
     def _imports_sdk(self) -> bool:
         return any(q == "acp" or q.startswith("acp.") for q in self.context.imports.bindings.values())
