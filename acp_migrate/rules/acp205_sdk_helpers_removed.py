@@ -107,7 +107,7 @@ class SdkHelpersRemoved(Rule):
     fixable = True
     sdk_release = "1.0.0"
     triggers = (b"helpers", *(name.encode() for name in sorted(TOP_LEVEL)))
-    screen_words = frozenset({"helpers", *TOP_LEVEL})
+    screen_words = frozenset({"helpers", *HELPERS})  # `from acp.helpers import update_current_mode`
     examples = (
         Example(
             before=(
