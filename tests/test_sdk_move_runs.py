@@ -103,8 +103,9 @@ def test_the_sdk_0_6_3_echo_agent_answers_session_new_with_null_on_0_12_1() -> N
     assert run["session_id"] is None
 
 
-def test_the_sdk_0_6_3_echo_agent_moved_by_fix_runs_on_0_12_1() -> None:
-    run = drive("0.12.1", ECHO_0_6_3 / "expected" / "agent.py", text="hello echo")
+@pytest.mark.parametrize("version", ["0.12.1", TARGET])
+def test_the_sdk_0_6_3_echo_agent_moved_by_fix_runs_on_0_12_1_and_1_0(version: str) -> None:
+    run = drive(version, ECHO_0_6_3 / "expected" / "agent.py", text="hello echo")
     assert run["failure"] is None, run["failure"]
     assert run["session_id"] and answer_to(run, "session/new")["result"]["sessionId"] == run["session_id"]
     assert echoed(run) == ["hello echo"]

@@ -1,4 +1,4 @@
-# Case: SDK 0.6.3's examples/echo_agent.py (agent-client-protocol 0.6.3, Apache-2.0), moved to 0.12.1: newSession on an acp.Agent subclass answers null from 0.7
+# Case: SDK 0.6.3's examples/echo_agent.py (agent-client-protocol 0.6.3, Apache-2.0), moved to 1.0: newSession on an acp.Agent subclass answers null from 0.7
 import asyncio
 from uuid import uuid4
 
@@ -8,11 +8,11 @@ from acp import (
     InitializeResponse,
     NewSessionResponse,
     PromptResponse,
-    session_notification,
     stdio_streams,
-    text_block,
-    update_agent_message,
 )
+from acp.schema import AgentMessageChunk
+from acp.schema import SessionNotification
+from acp.schema import TextContentBlock
 
 
 class EchoAgent(Agent):
@@ -28,11 +28,11 @@ class EchoAgent(Agent):
     async def prompt(self, session_id, prompt, **kwargs) -> PromptResponse:
         for block in prompt:
             text = block.get("text", "") if isinstance(block, dict) else getattr(block, "text", "")
-            chunk = update_agent_message(text_block(text))
+            chunk = AgentMessageChunk(session_update="agent_message_chunk", content=TextContentBlock(type="text", text=text))
             chunk.field_meta = {"echo": True}
             chunk.content.field_meta = {"echo": True}
 
-            notification = session_notification(session_id, chunk)
+            notification = SessionNotification(session_id=session_id, update=chunk)
             notification.field_meta = {"source": "echo_agent"}
 
             await self._conn.sessionUpdate(notification)

@@ -1,4 +1,4 @@
-# Case: SDK 0.6.3's examples/echo_agent.py (agent-client-protocol 0.6.3, Apache-2.0), moved to 0.12.1: newSession on an acp.Agent subclass answers null from 0.7
+# Case: SDK 0.6.3's examples/echo_agent.py (agent-client-protocol 0.6.3, Apache-2.0), moved to 1.0: newSession on an acp.Agent subclass answers null from 0.7
 import asyncio
 from uuid import uuid4
 
