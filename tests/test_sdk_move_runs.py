@@ -103,9 +103,26 @@ def test_the_sdk_0_6_3_echo_agent_answers_session_new_with_null_on_0_12_1() -> N
     assert run["session_id"] is None
 
 
-@pytest.mark.parametrize("version", ["0.12.1", TARGET])
-def test_the_sdk_0_6_3_echo_agent_moved_by_fix_runs_on_0_12_1_and_1_0(version: str) -> None:
-    run = drive(version, ECHO_0_6_3 / "expected" / "agent.py", text="hello echo")
+# The SDK's own examples/echo_agent.py of each release, moved to 1.0 by `fix`: case ->
+# the releases the migrated agent runs on (the target, and the release it was written
+# for where the migrated code runs there: from 0.7, when handlers took keywords).
+ECHO_AGENTS = {
+    "move-sdk-0-4-9-echo-agent": (TARGET, "0.12.1"),
+    "move-0-7-echo-agent-sdk-0-6-3": (TARGET, "0.12.1"),
+    "move-sdk-0-7-1-echo-agent": (TARGET, "0.7.1"),
+    "move-sdk-0-10-1-echo-agent": (TARGET, "0.10.1"),
+    "move-sdk-0-12-1-echo-agent": (TARGET, "0.12.1"),
+}
+ECHO_RUNS = [(case, version) for case, versions in ECHO_AGENTS.items() for version in versions]
+
+
+@pytest.mark.parametrize(("case", "version"), ECHO_RUNS, ids=[f"{c}-{v}" for c, v in ECHO_RUNS])
+def test_the_sdk_s_echo_agent_moved_by_fix_serves_a_prompt(case: str, version: str) -> None:
+    run = drive(version, GOLDEN / case / "expected" / "agent.py", text="hello echo")
     assert run["failure"] is None, run["failure"]
     assert run["session_id"] and answer_to(run, "session/new")["result"]["sessionId"] == run["session_id"]
     assert echoed(run) == ["hello echo"]
+
+
+def test_every_move_case_of_an_echo_agent_runs() -> None:
+    assert sorted(ECHO_AGENTS) == sorted(p.name for p in GOLDEN.glob("move-*echo-agent*"))
