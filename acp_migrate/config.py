@@ -61,7 +61,7 @@ from acp_migrate.config_files import ConfigError, ConfigFiles
 from acp_migrate.engine.analysis.suppressions import known_codes
 from acp_migrate.engine.execution.discover import DEFAULT_EXCLUDE, DEFAULT_INCLUDE, DiscoveryOptions
 from acp_migrate.rulebook import resolve_selection, unknown_selectors
-from acp_migrate.sdk import Requirement, choose_target, normalised, read_requirements
+from acp_migrate.sdk import REQUIREMENT_FILES, Requirement, choose_target, normalised, read_requirements
 from acp_migrate.settings import ProjectStyle, RuleSettings
 from acp_migrate.style import read_style
 
@@ -410,7 +410,8 @@ def merge(
     )
     discovery = DiscoveryOptions(
         root=os.path.dirname(config_file) if config_file is not None else None,
-        include=tuple(pick("include", DEFAULT_INCLUDE)),
+        # With a target, the walk also reads the requirement files (ACP200 checks them).
+        include=tuple(pick("include", (*DEFAULT_INCLUDE, *(REQUIREMENT_FILES if target else ())))),
         exclude=tuple(pick("exclude", DEFAULT_EXCLUDE)),
         extend_exclude=(*(file.extend_exclude or ()), *(overrides.extend_exclude or ())),
         respect_gitignore=pick("respect_gitignore", True),

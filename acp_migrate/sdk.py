@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from acp_migrate.config_files import ConfigFiles
 
 DISTRIBUTION = "agent-client-protocol"
+# The files a project states its requirements in (read in its root).
+REQUIREMENT_FILES = ("pyproject.toml", "requirements*.txt", "setup.cfg")
 
 # The releases acp-migrate knows (`pip index versions agent-client-protocol --pre`), oldest first.
 RELEASES: tuple[str, ...] = (
@@ -134,6 +136,31 @@ def parse_requirement(text: str, path: str, line: int = 0) -> Requirement | None
     return Requirement(path=path, line=line, text=text, specifiers=tuple(specifiers))
 
 
+def raised(text: str, target: str) -> str | None:
+    """`text` (a requirement on the SDK) admitting `target` too: its lower bounds kept
+    (a pin `==0.8.0` becomes `>=0.8.0`, the release the code is written for), its upper
+    bounds replaced by the release after the target's minor (`<1.1`). None when that is
+    no plain rewrite: a wildcard, `===`, or a lower bound above the target."""
+    requirement = parse_requirement(text, "")
+    if requirement is None:
+        return None
+    kept = []
+    for operator, bound, wildcard in requirement.specifiers:
+        if wildcard or operator == "===" or operator in (">", ">=") and release(bound) > release(target):
+            return None
+        if operator in ("==", "~=", ">=", ">"):
+            kept.append((">" if operator == ">" else ">=") + bound)
+        elif operator == "!=":
+            kept.append(operator + bound)
+    major, minor = release(target)[:2]
+    kept.append(f"<{major}.{minor + 1}")
+    match = _REQUIREMENT.match(text)
+    assert match is not None  # parse_requirement matched it
+    name, extras, rest = match.group(1), match.group(2) or "", match.group(3)
+    marker = rest[rest.index(";") :] if ";" in rest else ""
+    return f"{name}{extras}{','.join(kept)}{'; ' + marker[1:].strip() if marker else ''}"
+
+
 def _canonical(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
@@ -141,7 +168,7 @@ def _canonical(name: str) -> str:
 def read_requirements(folder: Path, files: ConfigFiles) -> list[Requirement]:
     """The project's requirements on the SDK, in `folder` (the project's root)."""
     found = [*_pyproject(folder / "pyproject.toml", files), *_setup_cfg(folder / "setup.cfg", files)]
-    for name in sorted(glob.glob(os.path.join(glob.escape(os.fspath(folder)), "requirements*.txt"))):
+    for name in sorted(glob.glob(os.path.join(glob.escape(os.fspath(folder)), REQUIREMENT_FILES[1]))):
         found += _lines(Path(name), files)
     return found
 
@@ -211,8 +238,6 @@ class Target:
     version: str
     written_for: str | None
     why: str
-    # Requirements that do not admit `version` (ACP200 reports them).
-    excluding: tuple[Requirement, ...] = ()
 
     def crosses(self, sdk_release: str) -> bool:
         """Whether moving from the code's release to the target crosses `sdk_release`."""
@@ -231,7 +256,6 @@ def choose_target(
     written_for = versions[0] if versions else None
     if named is not None:
         version = normalised(named)
-        excluding = tuple(r for r in requirements if not r.admits(version))
         because = f"named by {named_where}"
         if requirements:
             because += f"; the requirement {stated} " + (
@@ -239,7 +263,7 @@ def choose_target(
                 if versions
                 else "admits no known release"
             )
-        return Target(version, written_for, because, excluding), f"target SDK {version}: {because}"
+        return Target(version, written_for, because), f"target SDK {version}: {because}"
     if not requirements:
         return (
             None,

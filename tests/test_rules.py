@@ -11,7 +11,7 @@ from acp_migrate.engine.analysis import prefilter
 from acp_migrate.engine.analysis.codemod import analyze_source
 from acp_migrate.rules import ALL_RULES
 from acp_migrate.sdk import RELEASES, Target
-from acp_migrate.settings import DEFAULT_SETTINGS, RuleSettings
+from acp_migrate.settings import RuleSettings
 
 EXAMPLES = [(rule, i, example) for rule in ALL_RULES for i, example in enumerate(rule.examples)]
 
@@ -62,7 +62,7 @@ def test_prefilter_clears_near_misses():
 )
 def test_rule_example(rule, index, example):
     analysis = analyze_source(
-        example.before.encode(), path=example.path or rule.example_path, settings=_settings(rule, example)
+        example.before.encode(), path=example.path or rule.example_path, settings=_settings(example)
     )
     codes = {f.code for f in analysis.findings} | {f.code for f in analysis.remaining}
     assert (rule.code in codes) == example.flagged
@@ -75,11 +75,10 @@ def test_rule_example(rule, index, example):
             ast.parse(example.after)
 
 
-def _settings(rule, example) -> RuleSettings:
-    """An SDK rule's example moves code from the release it names (`written_for`; None:
-    no stated release) to its target, else to the newest release."""
-    if rule.sdk_release is None:
-        return DEFAULT_SETTINGS
+def _settings(example) -> RuleSettings:
+    """The examples move code to the newest SDK release (or the example's `target_sdk`)
+    from the release the example names (`written_for`; None: no stated release): an SDK
+    rule's examples fire, and no other rule's example is one of an SDK move."""
     return RuleSettings(sdk=Target(example.target_sdk or RELEASES[-1], example.written_for, "the rule's example"))
 
 
@@ -97,7 +96,7 @@ def test_every_manual_finding_shows_its_resolution():
 def test_resolved_code_is_reported_by_no_rule(rule, index, example):
     # What a person writes instead: `fix` does not produce it, and nothing is left to do.
     path = example.path or rule.example_path
-    analysis = analyze_source(example.resolved.encode(), path=path, settings=_settings(rule, example))
+    analysis = analyze_source(example.resolved.encode(), path=path, settings=_settings(example))
     assert (analysis.findings, analysis.remaining, analysis.fixed_source) == ([], [], None)
     assert example.resolved != example.after
     if path.endswith((".py", ".pyi")):

@@ -4,6 +4,8 @@ SDK move runs only when the target crosses its release."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -67,10 +69,10 @@ def test_no_requirement_and_no_name_is_no_target() -> None:
     assert choose_target(None, "", [requirement("agent-client-protocol>=2")])[0] is None
 
 
-def test_a_named_target_wins_and_a_requirement_excluding_it_is_kept() -> None:
+def test_a_named_target_wins_over_the_requirement() -> None:
     pin = requirement("agent-client-protocol==0.8.0")
     target, note = choose_target("1.0", "--target-sdk", [pin])
-    assert (target.version, target.written_for, target.excluding) == ("1.0.0", "0.8.0", (pin,))
+    assert (target.version, target.written_for) == ("1.0.0", "0.8.0")
     assert note.startswith("target SDK 1.0.0: named by --target-sdk; the requirement")
     assert choose_target("0.9", "--target-sdk", [])[0] == Target("0.9.0", None, "named by --target-sdk")
 
@@ -131,9 +133,8 @@ def test_the_target_comes_from_the_flag_the_file_or_the_requirement(tmp_path: Pa
 
     (project / "pyproject.toml").write_text("[tool.acp-migrate]\ntarget-sdk = '0.9'\n")
     by_file = load_options([project / "src"])
-    assert by_file.settings.sdk.version == "0.9.0"
+    assert (by_file.settings.sdk.version, by_file.settings.sdk.written_for) == ("0.9.0", "0.8.0")
     assert f"named by target-sdk in {project / 'pyproject.toml'}" in by_file.target_note
-    assert [r.text for r in by_file.settings.sdk.excluding] == ["agent-client-protocol==0.8.0"]
 
     by_flag = load_options([project / "src"], overrides=Overrides(target_sdk="1"))
     assert by_flag.settings.sdk.version == "1.0.0" and "named by --target-sdk" in by_flag.target_note
@@ -146,3 +147,47 @@ def test_a_bad_target_is_an_error_naming_the_key(tmp_path: Path) -> None:
         load_options([tmp_path])
     with pytest.raises(ValueError, match="--target-sdk"):
         Overrides(target_sdk="1.0rc")
+
+
+def _check(folder: Path, *args: str) -> tuple[int, str, set[str]]:
+    """`acp-migrate check` in `folder`: its exit, its findings, the modules it imported."""
+    script = (
+        "import sys\n"
+        "from acp_migrate.cli import run_command\n"
+        f"sys.argv = ['acp-migrate', 'check', '--output-format', 'concise', *{list(args)!r}, '.']\n"
+        "print('EXIT', run_command(), file=sys.stderr)\n"
+        "print('MODULES', *sorted(sys.modules), file=sys.stderr)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], cwd=folder, capture_output=True, text=True, timeout=60)
+    lines = run.stderr.splitlines()
+    (modules,) = [line.split()[1:] for line in lines if line.startswith("MODULES ")]
+    (code,) = [int(line.split()[1]) for line in lines if line.startswith("EXIT ")]
+    return code, run.stdout, set(modules)
+
+
+HELPERS_AGENT = "from acp import text_block\n\nBLOCK = text_block('hi')\n"
+
+
+def test_nothing_to_migrate_for_the_target_imports_no_libcst(tmp_path: Path) -> None:
+    (tmp_path / "agent.py").write_text(HELPERS_AGENT)
+    (tmp_path / "requirements.txt").write_text("agent-client-protocol>=0.11,<0.13\n")
+
+    code, out, modules = _check(tmp_path)  # the target: 0.12.1, which has acp.helpers
+    assert (code, out) == (0, "")
+    assert "libcst" not in modules
+
+    code, out, modules = _check(tmp_path, "--target-sdk", "1.0")
+    assert code == 1 and "libcst" in modules
+    assert "agent.py:1:1: ACP205" in out and "requirements.txt:1:1: ACP200" in out
+
+
+def test_the_walk_reads_the_requirement_files_only_with_a_target(tmp_path: Path) -> None:
+    (tmp_path / "requirements-dev.txt").write_text("agent-client-protocol==0.9.0\n")
+    (tmp_path / "notes.txt").write_text("agent-client-protocol==0.9.0\n")
+
+    assert _check(tmp_path)[:2] == (0, "")
+    code, out, _ = _check(tmp_path, "--target-sdk", "0.10")
+    assert code == 1 and out.splitlines() == [
+        "requirements-dev.txt:1:1: ACP200 [*] `agent-client-protocol==0.9.0` excludes the target SDK 0.10.0:"
+        " `agent-client-protocol>=0.9.0,<0.11` admits it"
+    ]

@@ -25,6 +25,11 @@ TRIGGERS: tuple[bytes, ...] = tuple(dict.fromkeys(token for rule in ALL_RULES fo
 
 # The suffixes of the files some rule reads (engine/execution/discover.py), in the rules' order.
 SUFFIXES: tuple[str, ...] = tuple(dict.fromkeys(suffix for rule in ALL_RULES for suffix in rule.suffixes))
+# What a folder walk picks up by default: every file of the suffixes of the rules that
+# read them all (a rule reading only some files by name, `Rule.file_names`, adds none).
+WALKED_SUFFIXES: tuple[str, ...] = tuple(
+    dict.fromkeys(suffix for rule in ALL_RULES if not rule.file_names for suffix in rule.suffixes)
+)
 
 # Names rules look up in a file's imports though its code need not mention them (a
 # rewire asks whether the advertiser is imported already): check's hollowing keeps the

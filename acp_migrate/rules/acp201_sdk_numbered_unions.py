@@ -12,7 +12,7 @@ newer and the code is written for an older release (or for none stated).
 from __future__ import annotations
 
 from acp_migrate.rules.base import Example, Rule
-from acp_migrate.rules.shared.renamed import Renamer
+from acp_migrate.rules.shared.renamed import Renaming
 
 RENAMES = {
     "ContentBlock1": "TextContentBlock",
@@ -39,12 +39,13 @@ RENAMES = {
 }
 
 
-class SdkNumberedUnions(Rule):
+class SdkNumberedUnions(Renaming, Rule):
     code = "ACP201"
     name = "sdk-numbered-unions"
     summary = "SDK 0.8 removes the numbered union members: name the class each stood for."
     fixable = True
     sdk_release = "0.8.0"
+    renames = RENAMES
     triggers = (b"ContentBlock", b"SessionUpdate", b"McpServer", b"ToolCallContent", b"RequestPermissionOutcome")
     screen_words = frozenset(RENAMES)
     examples = (
@@ -70,13 +71,3 @@ class SdkNumberedUnions(Rule):
         ),
         Example(before="ContentBlock1 = dict\n", flagged=False),
     )
-
-    def __init__(self, context) -> None:
-        super().__init__(context)
-        self.renamer = Renamer(context, self.code, "0.8", RENAMES, frozenset())
-
-    def visit_ImportFrom(self, node) -> None:
-        self.renamer.import_from(node)
-
-    def visit_Attribute(self, node) -> None:
-        self.renamer.attribute(node)

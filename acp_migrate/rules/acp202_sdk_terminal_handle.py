@@ -13,7 +13,7 @@ target is 0.8 or newer and the code is written for an older release.
 from __future__ import annotations
 
 from acp_migrate.rules.base import Example, Report, Rule
-from acp_migrate.rules.shared.renamed import Removed
+from acp_migrate.rules.shared.renamed import Removal
 
 # The handle's method -> the connection's (0.8), by its keyword arguments.
 METHODS = {
@@ -27,12 +27,13 @@ METHODS = {
 WHY = "`create_terminal` answers a `CreateTerminalResponse`; call the connection's terminal methods with its `terminal_id`"
 
 
-class SdkTerminalHandle(Rule):
+class SdkTerminalHandle(Removal, Rule):
     code = "ACP202"
     name = "sdk-terminal-handle"
     summary = "SDK 0.8 removes `TerminalHandle`: call the connection's terminal methods with the terminal id."
     fixable = False
     sdk_release = "0.8.0"
+    why = {"TerminalHandle": WHY}
     triggers = (b"TerminalHandle", b"create_terminal")
     screen_words = frozenset({"TerminalHandle", "create_terminal"})
     examples = (
@@ -66,14 +67,7 @@ class SdkTerminalHandle(Rule):
 
     def __init__(self, context) -> None:
         super().__init__(context)
-        self.removed = Removed(context, self.code, "0.8", {"TerminalHandle": WHY})
         self.handles: set[tuple[object, str]] = set()  # (function, name) holding a handle
-
-    def visit_ImportFrom(self, node) -> None:
-        self.removed.import_from(node)
-
-    def visit_Attribute(self, node) -> None:
-        self.removed.attribute(node)
 
     def visit_Assign(self, node) -> None:
         import libcst as cst

@@ -11,14 +11,16 @@ select option the old root model held; 0.9 adds a boolean one) and
 which exports the new names. Runs when the SDK target is 0.9 or newer and the code is
 written for an older release (or for none stated).
 
-`SessionConfigOptionSelect` is in 0.8 too; the other new names are not: the migrated code
-needs 0.9.
+`SessionConfigOption` was a root model holding the select option: a call wrapping one
+(`SessionConfigOption(option)`, `SessionConfigOption(root=option)`) becomes the option
+itself, which 0.9 takes as it is. `SessionConfigOptionSelect` is in 0.8 too; the other new
+names are not: the migrated code needs 0.9.
 """
 
 from __future__ import annotations
 
-from acp_migrate.rules.base import Example, Rule
-from acp_migrate.rules.shared.renamed import Renamer
+from acp_migrate.rules.base import Example, Report, Rule
+from acp_migrate.rules.shared.renamed import Renaming
 
 RENAMES = {
     "KillTerminalCommandRequest": "KillTerminalRequest",
@@ -32,12 +34,14 @@ RENAMES = {
 EXPORTED = frozenset({"KillTerminalCommandRequest", "KillTerminalCommandResponse", "SetSessionConfigOptionRequest"})
 
 
-class SdkRenamedClasses(Rule):
+class SdkRenamedClasses(Renaming, Rule):
     code = "ACP203"
     name = "sdk-renamed-classes"
     summary = "SDK 0.9 renamed six schema classes: name the new ones."
     fixable = True
     sdk_release = "0.9.0"
+    renames = RENAMES
+    exported = EXPORTED
     triggers = (b"KillTerminalCommand", b"AuthMethod", b"FileSystemCapability", b"SessionConfigOption")
     screen_words = frozenset(RENAMES)
     examples = (
@@ -63,15 +67,19 @@ class SdkRenamedClasses(Rule):
             before="from acp import KillTerminalCommandResponse as Killed\n\nKILLED = Killed()\n",
             after="from acp import KillTerminalResponse as Killed\n\nKILLED = Killed()\n",
         ),
+        Example(
+            before="from acp.schema import SessionConfigOption\n\n\ndef options(select):\n    return [SessionConfigOption(root=select)]\n",
+            after="from acp.schema import SessionConfigOptionSelect\n\n\ndef options(select):\n    return [select]\n",
+        ),
         Example(before="class AuthMethod:\n    pass\n", flagged=False),
     )
 
-    def __init__(self, context) -> None:
-        super().__init__(context)
-        self.renamer = Renamer(context, self.code, "0.9", RENAMES, EXPORTED)
-
-    def visit_ImportFrom(self, node) -> None:
-        self.renamer.import_from(node)
-
-    def visit_Attribute(self, node) -> None:
-        self.renamer.attribute(node)
+    def visit_Call(self, node) -> None:
+        if self.context.resolve(node.func) != "acp.schema.SessionConfigOption" or len(node.args) != 1:
+            return
+        (arg,) = node.args
+        if arg.star or arg.keyword is not None and arg.keyword.value != "root":
+            return  # fields given one by one: the renamed class takes them as they are
+        message = "`SessionConfigOption(...)` wrapped the select option, which SDK 0.9 takes as it is"
+        with self.context.fix(Report(node, self.code, message, True)):
+            self.context.replace(node, arg.value)

@@ -15,7 +15,7 @@ target is 0.11 or newer and the code is written for an older release.
 from __future__ import annotations
 
 from acp_migrate.rules.base import Example, Report, Rule
-from acp_migrate.rules.shared.renamed import Removed
+from acp_migrate.rules.shared.renamed import Removal
 
 DECIDE = 'offer the models as a session config option (`SessionConfigOptionSelect`, `category="model"`)'
 WHY = {
@@ -27,14 +27,16 @@ WHY = {
 SETUP_RESULTS = frozenset({"NewSessionResponse", "LoadSessionResponse", "ResumeSessionResponse", "ForkSessionResponse"})
 
 
-class SdkSessionModelRemoved(Rule):
+class SdkSessionModelRemoved(Removal, Rule):
     code = "ACP204"
     name = "sdk-session-model-removed"
     summary = "SDK 0.11 removes the session model picker: a person makes it a config option."
     fixable = False
     sdk_release = "0.11.0"
-    triggers = (b"SessionModel", b"ModelInfo", b"set_session_model", b"models")
-    screen_words = frozenset({*WHY, "set_session_model", "models"})
+    why = WHY
+    # `models=` is reported only in a setup result's call, which names the result.
+    triggers = (b"SessionModel", b"ModelInfo", b"set_session_model", b"SessionResponse")
+    screen_words = frozenset({*WHY, "set_session_model", *SETUP_RESULTS})
     examples = (
         Example(
             before=(
@@ -62,16 +64,6 @@ class SdkSessionModelRemoved(Rule):
         ),
         Example(before="def pick(models):\n    return sorted(models)\n", flagged=False),
     )
-
-    def __init__(self, context) -> None:
-        super().__init__(context)
-        self.removed = Removed(context, self.code, "0.11", WHY)
-
-    def visit_ImportFrom(self, node) -> None:
-        self.removed.import_from(node)
-
-    def visit_Attribute(self, node) -> None:
-        self.removed.attribute(node)
 
     def visit_FunctionDef(self, node) -> None:
         import libcst as cst

@@ -106,8 +106,9 @@ class SdkHelpersRemoved(Rule):
     summary = "`acp.helpers` is gone in SDK 1.0: construct the schema model it wrapped."
     fixable = True
     sdk_release = "1.0.0"
-    triggers = (b"helpers", *(name.encode() for name in sorted(TOP_LEVEL)))
-    screen_words = frozenset({"helpers", *HELPERS})  # `from acp.helpers import update_current_mode`
+    # Every file using a helper names one, or imports the module (`import acp.helpers`).
+    triggers = (b"acp.helpers", *(name.encode() for name in sorted(HELPERS)))
+    screen_words = frozenset({"acp.helpers", *HELPERS})
     examples = (
         Example(
             before=(
@@ -188,8 +189,6 @@ class SdkHelpersRemoved(Rule):
         return QUALIFIED[qualified]
 
     def visit_Call(self, node: cst.Call) -> None:
-        import libcst as cst
-
         if node.func in self._calls or self._helper(node.func) is None:
             return
         self._calls.update(_helper_funcs(node, self._helper))
@@ -226,6 +225,10 @@ class SdkHelpersRemoved(Rule):
         module = dotted_name(node.module) if node.module is not None and not node.relative else None
         if module not in ("acp", "acp.helpers") or isinstance(node.names, cst.ImportStar):
             return
+        for alias in node.names:
+            if module == "acp" and dotted_name(alias.name) == "helpers":
+                message = "`from acp import helpers`: the module is gone in SDK 1.0: construct `acp.schema`'s models"
+                self.context.report(Report(alias, self.code, message, False))
         exported = HELPERS if module == "acp.helpers" else TOP_LEVEL
         helpers = [alias for alias in node.names if dotted_name(alias.name) in exported]
         if not helpers:

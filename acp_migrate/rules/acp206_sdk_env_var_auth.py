@@ -10,18 +10,19 @@ SDK target is 1.0 or newer and the code is written for an older release.
 from __future__ import annotations
 
 from acp_migrate.rules.base import Example, Rule
-from acp_migrate.rules.shared.renamed import Removed
+from acp_migrate.rules.shared.renamed import Removal
 
 DECIDE = "advertise `AuthMethodAgent` (read the variable in `authenticate`) or `TerminalAuthMethod` (a login command)"
 WHY = dict.fromkeys(("EnvVarAuthMethod", "AuthMethodEnvVar", "AuthEnvVar"), DECIDE)
 
 
-class SdkEnvVarAuth(Rule):
+class SdkEnvVarAuth(Removal, Rule):
     code = "ACP206"
     name = "sdk-env-var-auth"
     summary = "SDK 1.0 removes the env-var auth method: a person picks the agent or terminal one."
     fixable = False
     sdk_release = "1.0.0"
+    why = WHY
     triggers = (b"EnvVar",)
     screen_words = frozenset(WHY)
     examples = (
@@ -39,13 +40,3 @@ class SdkEnvVarAuth(Rule):
         ),
         Example(before="ENV_VAR = 'KEY'\n", flagged=False),
     )
-
-    def __init__(self, context) -> None:
-        super().__init__(context)
-        self.removed = Removed(context, self.code, "1.0", WHY)
-
-    def visit_ImportFrom(self, node) -> None:
-        self.removed.import_from(node)
-
-    def visit_Attribute(self, node) -> None:
-        self.removed.attribute(node)

@@ -76,6 +76,10 @@ class Rule(RuleBase):
     # Names (fnmatch patterns, any case) of files or folders the rule leaves alone though
     # it reads their suffix: a text rule's historical documents (`rfcs`, `CHANGELOG*`).
     skipped_names: ClassVar[tuple[str, ...]] = ()
+    # Names (fnmatch patterns) of the only files of its suffixes the rule reads, which a
+    # folder walk picks up only when the configuration asks for them (`pyproject.toml`,
+    # `requirements*.txt`: ACP200, with an SDK target). Empty: every file of its suffixes.
+    file_names: ClassVar[tuple[str, ...]] = ()
     # The SDK release (`agent-client-protocol`) whose change the rule moves code across:
     # it runs only when the run's target crosses it (`RuleSettings.crosses`). None: not an
     # SDK move (the slash-command rules), it always runs.
@@ -100,10 +104,18 @@ class Rule(RuleBase):
 
     @classmethod
     def reads_path(cls, path: str) -> bool:
-        if not cls.skipped_names:
+        if not cls.skipped_names and not cls.file_names:
             return True
         import fnmatch
         import re
 
         parts = [part.lower() for part in re.split(r"[\\/]+", path) if part]
+        if cls.file_names and not any(fnmatch.fnmatchcase(parts[-1], name) for name in cls.file_names):
+            return False
         return not any(fnmatch.fnmatchcase(part, name.lower()) for part in parts for name in cls.skipped_names)
+
+    @classmethod
+    def find_in(cls, text: str, suffix: str, settings: RuleSettings) -> list:
+        """A document rule's findings in `text` (its `find`); a rule whose findings depend
+        on the run's settings (ACP200: the SDK target) overrides this instead."""
+        return cls.find(text, suffix)  # type: ignore[attr-defined]

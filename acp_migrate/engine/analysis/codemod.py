@@ -424,7 +424,13 @@ def analyze_source(
             if suffix in rule.suffixes and rule.runs_with(settings) and rule.reads_path(path)
         ]
         analysis = _analyze_document(
-            source.decode(encoding), document_rules, path=path, fix=fix, encoding=encoding, report_filter=report_filter
+            source.decode(encoding),
+            document_rules,
+            path=path,
+            fix=fix,
+            encoding=encoding,
+            settings=settings,
+            report_filter=report_filter,
         )
     elif not _moves_with_target(source, settings):
         # Only rules of SDK moves the target does not cross hold its tokens.
@@ -525,7 +531,7 @@ def _analyze_vendored(
 
 
 def _analyze_document(
-    text: str, rules, *, path: str, fix: bool, encoding: str, report_filter: ReportFilter
+    text: str, rules, *, path: str, fix: bool, encoding: str, settings: RuleSettings, report_filter: ReportFilter
 ) -> SourceAnalysis:
     """Text rules over a non-Python document (Markdown, reStructuredText). Each finding
     carries its edits, (start, end, replacement) offsets in `text`; a dropped finding
@@ -547,7 +553,7 @@ def _analyze_document(
                 edits,
             )
             for rule in rules
-            for line, column, end_column, message, edits in rule.find(text, suffix)
+            for line, column, end_column, message, edits in rule.find_in(text, suffix, settings)
         ),
         key=lambda pair: Finding.sort_key(pair[0]),
     )

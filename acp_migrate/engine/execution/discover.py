@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from acp_migrate.engine.execution.files import TEMP_SUFFIX, describe_os_error
 from acp_migrate.globs import GlobSet
-from acp_migrate.rules import SUFFIXES
+from acp_migrate.rules import SUFFIXES, WALKED_SUFFIXES
 
 # The files some rule reads (`Rule.suffixes`): Python, and Markdown (ACP006 checks its
 # JSON examples).
@@ -50,7 +50,7 @@ SKIPPED_DIR_NAMES = frozenset(
     }
 )
 
-DEFAULT_INCLUDE = tuple(f"*{suffix}" for suffix in SOURCE_SUFFIXES)
+DEFAULT_INCLUDE = tuple(f"*{suffix}" for suffix in WALKED_SUFFIXES)
 DEFAULT_EXCLUDE = (*sorted(SKIPPED_DIR_NAMES), "*.egg-info")
 
 

@@ -3,14 +3,14 @@ what the rules that move code across such a release share. The import names the 
 class in place of the old, and every mention of the name it bound follows; a mention
 through the module (`schema.AuthMethod`) is renamed where it stands.
 
-`renames` maps each old name to its new one, both in `acp.schema`; `exported`: the old
-names `acp` itself exports too (under the new name from the release on).
+Also the reports of names a release removed with no successor (`Removal`): 0.8's
+`TerminalHandle`, 0.11's model picker, 1.0's env-var authentication.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from acp_migrate.rules.base import Report
 
@@ -20,46 +20,44 @@ if TYPE_CHECKING:
     from acp_migrate.rules.context import FileContext
 
 
-class Renamer:
-    """Visits for one rule: `import_from` and `attribute` from its `visit_` methods."""
+def shown(sdk_release: str) -> str:
+    """`0.8.0` -> `0.8`, as the release notes name it."""
+    return sdk_release.removesuffix(".0")
 
-    def __init__(
-        self, context: FileContext, code: str, release: str, renames: Mapping[str, str], exported: frozenset[str]
-    ) -> None:
-        self.context = context
-        self.code = code
-        self.release = release
-        self.renames = renames
-        self.exported = exported
 
-    def import_from(self, node: cst.ImportFrom) -> None:
+class Renaming:
+    """What a rule renaming SDK names declares (`renames`, old -> new in `acp.schema`;
+    `exported`: the old names `acp` exports too) and visits: mix it into the `Rule`."""
+
+    renames: ClassVar[Mapping[str, str]]
+    exported: ClassVar[frozenset[str]] = frozenset()
+    context: FileContext
+    code: ClassVar[str]
+    sdk_release: ClassVar[str | None]
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         import libcst as cst
 
         from acp_migrate.cst.names import dotted_name
 
-        module = dotted_name(node.module) if node.module is not None and not node.relative else None
-        if module not in ("acp", "acp.schema") or isinstance(node.names, cst.ImportStar):
+        module = _sdk_module(node)
+        if module not in ("acp", "acp.schema"):
             return
         known = self.renames if module == "acp.schema" else {n: self.renames[n] for n in self.exported}
         for alias in node.names:
             old = dotted_name(alias.name)
             if old not in known:
                 continue
-            new = known[old]
-            message = f"`{old}` is `{new}` from SDK {self.release} on (`{module}`)"
-            with self.context.fix(Report(alias, self.code, message, True)):
-                self.context.replace(alias.name, cst.Name(new))
+            with self.context.fix(Report(alias, self.code, self._message(old, module), True)):
+                self.context.replace(alias.name, cst.Name(known[old]))
                 if alias.asname is None:
                     for mention in _mentions(self.context.module, old):
-                        self.context.replace(mention, cst.Name(new))
+                        self.context.replace(mention, cst.Name(known[old]))
 
-    def attribute(self, node: cst.Attribute) -> None:
+    def visit_Attribute(self, node: cst.Attribute) -> None:
         import libcst as cst
 
-        qualified = self.context.resolve(node)
-        if qualified is None or "." not in qualified:
-            return
-        module, _, old = qualified.rpartition(".")
+        module, _, old = (self.context.resolve(node) or "").rpartition(".")
         if (
             old not in self.renames
             or module not in ("acp", "acp.schema")
@@ -67,10 +65,53 @@ class Renamer:
             and old not in self.exported
         ):
             return
-        new = self.renames[old]
-        message = f"`{old}` is `{new}` from SDK {self.release} on (`{module}`)"
-        with self.context.fix(Report(node, self.code, message, True)):
-            self.context.replace(node.attr, cst.Name(new))
+        with self.context.fix(Report(node, self.code, self._message(old, module), True)):
+            self.context.replace(node.attr, cst.Name(self.renames[old]))
+
+    def _message(self, old: str, module: str) -> str:
+        return f"`{old}` is `{self.renames[old]}` from SDK {shown(self.sdk_release or '')} on (`{module}`)"
+
+
+class Removal:
+    """What a rule reporting SDK names a release removed with no successor declares
+    (`why`: name -> what a person must decide) and visits: each import of one, and each
+    read through the module, is a finding; nothing is edited. Mix it into the `Rule`."""
+
+    why: ClassVar[Mapping[str, str]]
+    context: FileContext
+    code: ClassVar[str]
+    sdk_release: ClassVar[str | None]
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        from acp_migrate.cst.names import dotted_name
+
+        module = _sdk_module(node)
+        if module is None or not (module == "acp" or module.startswith("acp.")):
+            return
+        for alias in node.names:
+            name = dotted_name(alias.name)
+            if name in self.why:
+                self._report(alias, name)
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        qualified = self.context.resolve(node)
+        if qualified is not None and qualified.startswith("acp.") and node.attr.value in self.why:
+            self._report(node, node.attr.value)
+
+    def _report(self, node: cst.CSTNode, name: str) -> None:
+        message = f"`{name}` is gone in SDK {shown(self.sdk_release or '')}: {self.why[name]}"
+        self.context.report(Report(node, self.code, message, False))
+
+
+def _sdk_module(node: cst.ImportFrom) -> str | None:
+    """The module `from X import names` imports from, absolute and not `*`; else None."""
+    import libcst as cst
+
+    from acp_migrate.cst.names import dotted_name
+
+    if node.module is None or node.relative or isinstance(node.names, cst.ImportStar):
+        return None
+    return dotted_name(node.module)
 
 
 def _mentions(module: cst.Module, name: str) -> list[cst.Name]:
@@ -108,41 +149,3 @@ def _mentions(module: cst.Module, name: str) -> list[cst.Name]:
     for statement in module.body:
         statement.visit(Mentions())
     return found
-
-
-class Removed:
-    """Visits for a rule reporting SDK names a release removed with no successor: each
-    import of one, and each read through the module, is a finding saying `why` (what a
-    person must decide); nothing is edited."""
-
-    def __init__(self, context: FileContext, code: str, release: str, why: Mapping[str, str]) -> None:
-        self.context = context
-        self.code = code
-        self.release = release
-        self.why = why
-
-    def import_from(self, node: cst.ImportFrom) -> None:
-        import libcst as cst
-
-        from acp_migrate.cst.names import dotted_name
-
-        module = dotted_name(node.module) if node.module is not None and not node.relative else None
-        if (
-            module is None
-            or not (module == "acp" or module.startswith("acp."))
-            or isinstance(node.names, cst.ImportStar)
-        ):
-            return
-        for alias in node.names:
-            name = dotted_name(alias.name)
-            if name in self.why:
-                self._report(alias, name)
-
-    def attribute(self, node: cst.Attribute) -> None:
-        qualified = self.context.resolve(node)
-        if qualified is not None and qualified.startswith("acp.") and node.attr.value in self.why:
-            self._report(node, node.attr.value)
-
-    def _report(self, node: cst.CSTNode, name: str) -> None:
-        message = f"`{name}` is gone in SDK {self.release}: {self.why[name]}"
-        self.context.report(Report(node, self.code, message, False))
