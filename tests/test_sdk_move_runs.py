@@ -6,12 +6,12 @@ target. The wire is read as the client received it."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
-
 from support.sdk_venv import sdk_python
 
 REPO = Path(__file__).resolve().parents[1]
@@ -21,8 +21,11 @@ TARGET = "1.0.0rc3"  # 1.0 on the package index (`--pre`)
 HANG_GUARD = 60  # seconds; a guard against a hung agent, never a measure
 
 
-def drive(version: str, script: Path, text: str = "hello") -> dict[str, Any]:
-    spec = {"script": str(script), "cwd": str(script.parent), "text": text, "timeout": HANG_GUARD}
+def drive(version: str, script: Path, text: str | None = "hello", *arguments: str, awaits: str = "") -> dict[str, Any]:
+    """`script` (with its `arguments`) served on `version`, in its folder, and driven
+    (`awaits`: a kind of session update to wait for after session/new)."""
+    spec = {"argv": [str(script), *arguments], "cwd": str(script.parent), "text": text, "timeout": HANG_GUARD}
+    spec["await_update"] = awaits
     done = subprocess.run(
         [str(sdk_python(version)), str(CLIENT), json.dumps(spec)],
         capture_output=True,
@@ -126,3 +129,25 @@ def test_the_sdk_s_echo_agent_moved_by_fix_serves_a_prompt(case: str, version: s
 
 def test_every_move_case_of_an_echo_agent_runs() -> None:
     assert sorted(ECHO_AGENTS) == sorted(p.name for p in GOLDEN.glob("move-*echo-agent*"))
+
+
+SLASH_COMMANDS = GOLDEN / "vendored-sdk-0-6-3-moved-to-1-0"
+LAUNCHER = REPO / "tests" / "support" / "serve_golden.py"
+
+
+def test_an_sdk_0_6_3_agent_advertising_commands_at_initialize_moved_to_1_0_by_one_fix(tmp_path: Path) -> None:
+    # Both moves in one run: the list goes to the session (the shim), the handlers take keywords.
+    folder = tmp_path / "agent"
+    shutil.copytree(SLASH_COMMANDS / "expected", folder)
+    run = drive(TARGET, LAUNCHER, None, str(folder), "agent", "OldSdkAgent(conn)", awaits="available_commands_update")
+    assert run["failure"] is None, run["failure"]
+    assert "slashCommands" not in json.dumps(answer_to(run, "initialize")["result"])
+    updates = [
+        message["params"]["update"]
+        for direction, message in run["frames"]
+        if direction == "agent->client"
+        and message.get("method") == "session/update"
+        and message["params"]["sessionId"] == run["session_id"]
+    ]
+    commands = [u["availableCommands"] for u in updates if u["sessionUpdate"] == "available_commands_update"]
+    assert [[command["name"] for command in listed] for listed in commands] == [["web"]]

@@ -39,11 +39,21 @@ if TYPE_CHECKING:
 SDK_RELEASE = "0.11.0"
 # Connection methods an agent class may define too: fixed only on a client's connection.
 AGENT_HANDLERS = frozenset(
-    {"prompt", "new_session", "load_session", "resume_session", "fork_session", "list_sessions",
-     "set_session_mode", "set_session_model"}
+    {
+        "prompt",
+        "new_session",
+        "load_session",
+        "resume_session",
+        "fork_session",
+        "list_sessions",
+        "set_session_mode",
+        "set_session_model",
+    }
 )
 CONNECTORS = frozenset({"spawn_agent_process", "ClientSideConnection", "connect_to_agent"})
-CONNECTION_TYPES = frozenset({"acp.ClientSideConnection", "acp.client.ClientSideConnection", "acp.Agent", "acp.interfaces.Agent"})
+CONNECTION_TYPES = frozenset(
+    {"acp.ClientSideConnection", "acp.client.ClientSideConnection", "acp.Agent", "acp.interfaces.Agent"}
+)
 
 
 class PositionalReorderedCall(Rule):
@@ -128,21 +138,29 @@ class PositionalReorderedCall(Rule):
         call = self.context.code(node.func)
         if sdk.written_for is None:
             if self._readings_differ(method, len(positional), sdk.version):
-                self._report(node, f"`{call}(...)` passes arguments by position, and no requirement says "
-                             f"which release's order they follow; {self._changes(method)}: pass them by keyword")
+                self._report(
+                    node,
+                    f"`{call}(...)` passes arguments by position, and no requirement says "
+                    f"which release's order they follow; {self._changes(method)}: pass them by keyword",
+                )
             return
         written = parameters(method, sdk.written_for)
         if written is None:
             return  # not a keyword-era call (before 0.7.0): the 0.7 rules rewrite it
         if starred or len(positional) > len(written):
-            self._report(node, f"`{call}(...)` passes arguments by position ({self._changes(method)}); "
-                         f"pass them by keyword, as {sdk.written_for} names them")
+            self._report(
+                node,
+                f"`{call}(...)` passes arguments by position ({self._changes(method)}); "
+                f"pass them by keyword, as {sdk.written_for} names them",
+            )
             return
         names = written[: len(positional)]
         if names == target[: len(positional)]:
             return
-        moved = f"`{call}(...)` passes {', '.join(names)} by position, and on {sdk.version} " \
-                f"they land in {', '.join(target[: len(positional)])}"
+        moved = (
+            f"`{call}(...)` passes {', '.join(names)} by position, and on {sdk.version} "
+            f"they land in {', '.join(target[: len(positional)])}"
+        )
         lost = [name for name in names if name not in target]
         if lost:
             self._report(node, f"{moved}; {sdk.version} has no parameter {', '.join(lost)}: decide what it becomes")
@@ -178,7 +196,10 @@ class PositionalReorderedCall(Rule):
             return None
         if any(_positional_call(arg.value) for arg in node.args):
             return None  # a call of its own to edit inside: edited where it stands
-        args = [module.code_for_node(keywords.get(arg, arg).with_changes(comma=cst.MaybeSentinel.DEFAULT)) for arg in node.args]
+        args = [
+            module.code_for_node(keywords.get(arg, arg).with_changes(comma=cst.MaybeSentinel.DEFAULT))
+            for arg in node.args
+        ]
         prefix = line[: len(line) - len(call)]
         return call_statement(prefix, module.code_for_node(node.func), args, depth=depth, module=module, style=style)
 
@@ -231,9 +252,7 @@ class PositionalReorderedCall(Rule):
         from acp_migrate.sdk import at_least
 
         readings = {
-            names[:count]
-            for first, names in SIGNATURES[method]
-            if names is not None and at_least(target, first)
+            names[:count] for first, names in SIGNATURES[method] if names is not None and at_least(target, first)
         }
         return len(readings) > 1
 

@@ -98,7 +98,11 @@ class RequestObjectHandler(Rule):
         import libcst as cst
 
         agent_base = any(self.context.resolve(base.value) in AGENT_BASES for base in node.bases)
-        methods = [s for s in node.body.body if isinstance(s, cst.FunctionDef)] if isinstance(node.body, cst.IndentedBlock) else []
+        methods = (
+            [s for s in node.body.body if isinstance(s, cst.FunctionDef)]
+            if isinstance(node.body, cst.IndentedBlock)
+            else []
+        )
         if not agent_base and not any(m.name.value in CAMEL_HANDLERS for m in methods):
             return
         for method in methods:
@@ -127,9 +131,9 @@ class RequestObjectHandler(Rule):
             return  # not one request model: the keyword form already, or not a handler
         reads, escapes = _uses(method, parameter.name.value)
         read_fields = {attr for attr, _ in reads}
-        if old in SAME_NAME and not self._is_request_model(parameter):
-            if escapes or not read_fields or not read_fields <= set(fields):
-                return  # `cancel(self, session_id)`: the keyword form already
+        keyword_form = bool(escapes) or not read_fields or not read_fields <= set(fields)
+        if old in SAME_NAME and not self._is_request_model(parameter) and keyword_form:
+            return  # `cancel(self, session_id)`: the keyword form already
         target = self.context.settings.sdk.version if self.context.settings.sdk else None
         parameters = signature(new, target) if target else None
         message = self._message(method, new, agent_base)
@@ -138,12 +142,17 @@ class RequestObjectHandler(Rule):
             return
         names = [p.split("=")[0] for p in parameters.split(", ")]
         if escapes:
-            self._left(method, f"{message}; `{parameter.name.value}` is used as a whole here "
-                       f"({escapes[0]}): decide what the handler hands on from its keyword arguments")
+            self._left(
+                method,
+                f"{message}; `{parameter.name.value}` is used as a whole here "
+                f"({escapes[0]}): decide what the handler hands on from its keyword arguments",
+            )
             return
         unknown = sorted(attr for attr in read_fields if snake(attr) not in names)
         if unknown:
-            self._left(method, f"{message}; SDK {target} passes no {', '.join(unknown)} by name: decide where it comes from")
+            self._left(
+                method, f"{message}; SDK {target} passes no {', '.join(unknown)} by name: decide where it comes from"
+            )
             return
         clashes = sorted(set(names) & _bare_names(method, parameter.name.value))
         if clashes:

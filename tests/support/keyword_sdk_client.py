@@ -3,8 +3,10 @@
     python tests/support/keyword_sdk_client.py SPEC_JSON
 
 Runs on that release's interpreter (``support.sdk_venv``), spawning the agent on the same
-interpreter: ``SPEC_JSON`` holds ``script`` (the agent), ``cwd`` (the session's), ``text``
-(one prompt) and ``timeout`` (a hang guard only). The client initializes, sets up a
+interpreter: ``SPEC_JSON`` holds ``argv`` (the agent's arguments to Python: a script and
+its own arguments), ``cwd`` (the session's), ``text``
+(one prompt; None: none), ``await_update`` (optional: a kind of session update
+the client waits for after ``session/new``, such as ``available_commands_update``) and ``timeout`` (a hang guard only). The client initializes, sets up a
 session, sends the prompt, answers the agent's requests (permission: cancelled; a file
 read: ``read_content``; a write: done) and prints one JSON object: ``frames`` (the raw
 wire, ``[direction, message]`` in order), ``session_id`` (what ``session/new`` answered:
@@ -50,14 +52,29 @@ class _Client:
 
 
 async def _drive(spec: dict[str, Any], frames: list[list[Any]], result: dict[str, Any]) -> None:
+    changed = asyncio.Event()
+
     def observe(event: StreamEvent) -> None:
         frames.append([TO_AGENT if event.direction is StreamDirection.OUTGOING else FROM_AGENT, event.message])
+        changed.set()
+
+    async def update_arrives(kind: str) -> None:
+        """Until the agent sends the session an update of `kind` (frames, never time)."""
+        while not any(
+            direction == FROM_AGENT
+            and message.get("method") == "session/update"
+            and message["params"].get("sessionId") == result["session_id"]
+            and message["params"]["update"].get("sessionUpdate") == kind
+            for direction, message in frames
+        ):
+            changed.clear()
+            await changed.wait()
 
     timeout = spec["timeout"]
     async with spawn_agent_process(
         lambda agent: _Client(),
         sys.executable,
-        spec["script"],
+        *spec["argv"],
         cwd=spec["cwd"],
         env={"PYTHONPATH": os.environ.get("PYTHONPATH", ""), "PYTHONDONTWRITEBYTECODE": "1"},
         observers=[observe],
@@ -80,8 +97,11 @@ async def _drive(spec: dict[str, Any], frames: list[list[Any]], result: dict[str
             result["session_id"] = getattr(session, "session_id", None)
             if result["session_id"] is None:
                 raise AssertionError(f"session/new answered {session!r}, no session id")
-            text = TextContentBlock(type="text", text=spec["text"])
-            await answered(conn.prompt(session_id=result["session_id"], prompt=[text]), "session/prompt")
+            if spec.get("await_update"):
+                await answered(update_arrives(spec["await_update"]), spec["await_update"])
+            if spec["text"] is not None:  # None: an agent with no prompt handler
+                text = TextContentBlock(type="text", text=spec["text"])
+                await answered(conn.prompt(session_id=result["session_id"], prompt=[text]), "session/prompt")
         finally:
             # The SDK's examples serve until killed (`asyncio.Event().wait()`): done with it.
             if process.returncode is None:

@@ -18,7 +18,7 @@ class _NodeKind:
     """What the dispatcher does for one node type, worked out once per type: the
     isinstance checks against LibCST's abstract classes cost more than the rules."""
 
-    __slots__ = ("import_", "scope", "statement", "visit", "leave")
+    __slots__ = ("import_", "leave", "scope", "statement", "visit")
 
     def __init__(self, node_type: type, visit: dict[str, list[Hook]], leave: dict[str, list[Hook]]) -> None:
         self.import_ = issubclass(node_type, (cst.Import, cst.ImportFrom))
@@ -130,7 +130,13 @@ class EditApplier(cst.CSTTransformer):
         self.dirty: set[cst.CSTNode] | None = None
         if parents is not None:
             self.dirty = set()
-            for node in (*edits.removed, *edits.replaced, *edits.inserted_after, *edits.inserted_before, *edits.comments):
+            for node in (
+                *edits.removed,
+                *edits.replaced,
+                *edits.inserted_after,
+                *edits.inserted_before,
+                *edits.comments,
+            ):
                 while node is not None and node not in self.dirty:
                     self.dirty.add(node)
                     node = parents.get(node)
