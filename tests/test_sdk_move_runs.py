@@ -139,7 +139,7 @@ def test_an_sdk_0_6_3_agent_advertising_commands_at_initialize_moved_to_1_0_by_o
     # Both moves in one run: the list goes to the session (the shim), the handlers take keywords.
     folder = tmp_path / "agent"
     shutil.copytree(SLASH_COMMANDS / "expected", folder)
-    run = drive(TARGET, LAUNCHER, None, str(folder), "agent", "OldSdkAgent(conn)", awaits="available_commands_update")
+    run = drive(TARGET, LAUNCHER, None, str(folder), "agent", "OldSdkAgent()", awaits="available_commands_update")
     assert run["failure"] is None, run["failure"]
     assert "slashCommands" not in json.dumps(answer_to(run, "initialize")["result"])
     updates = [

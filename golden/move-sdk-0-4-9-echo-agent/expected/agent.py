@@ -4,19 +4,18 @@ from uuid import uuid4
 
 from acp import (
     Agent,
-    AgentSideConnection,
     InitializeResponse,
     NewSessionResponse,
     PromptResponse,
-    stdio_streams,
 )
+from acp import run_agent
 from acp.schema import AgentMessageChunk
 from acp.schema import SessionNotification
 from acp.schema import TextContentBlock
 
 
 class EchoAgent(Agent):
-    def __init__(self, conn):
+    def on_connect(self, conn):
         self._conn = conn
 
     async def initialize(self, protocol_version, **kwargs) -> InitializeResponse:
@@ -38,9 +37,7 @@ class EchoAgent(Agent):
 
 
 async def main() -> None:
-    reader, writer = await stdio_streams()
-    AgentSideConnection(lambda conn: EchoAgent(conn), writer, reader)
-    await asyncio.Event().wait()
+    await run_agent(EchoAgent())
 
 
 if __name__ == "__main__":

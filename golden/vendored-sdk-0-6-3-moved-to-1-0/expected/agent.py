@@ -2,6 +2,7 @@
 import asyncio
 
 from acp import AgentSideConnection
+from acp import run_agent
 from acp.schema import (
     AvailableCommand,
     InitializeResponse,
@@ -14,10 +15,12 @@ from schema import AgentCapabilities
 
 
 class OldSdkAgent:
-    def __init__(self, connection: AgentSideConnection) -> None:
-        self._connection = connection
+    def __init__(self) -> None:
         self._sessions: set[str] = set()
         self.command_advertiser = CommandAdvertiser()
+
+    def on_connect(self, connection: AgentSideConnection) -> None:
+        self._connection = connection
 
     async def initialize(self, protocol_version, **kwargs) -> InitializeResponse:
         self.command_advertiser.bind(self._connection)
@@ -42,6 +45,4 @@ class OldSdkAgent:
 
 
 async def main(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-    conn = AgentSideConnection(lambda conn: OldSdkAgent(conn), writer, reader)
-    await asyncio.Event().wait()
-    del conn
+    await run_agent(OldSdkAgent(), writer, reader)
