@@ -59,7 +59,7 @@ CONNECTION_TYPES = frozenset(
 class PositionalReorderedCall(Rule):
     code = "ACP220"
     name = "sdk-positional-call"
-    summary = "SDK 0.11 reordered the connection methods' parameters."
+    summary = "SDK 0.11 reordered call parameters."
     fixable = True
     sdk_release = SDK_RELEASE
     triggers = tuple(method.encode() for method in SIGNATURES)

@@ -73,10 +73,38 @@ SIGNATURES: dict[str, tuple[tuple[str, tuple[str, ...] | None], ...]] = {
     ),
 }
 
+# The connection methods SDK 0.6 spelled in camelCase, taking one request model, and
+# their keyword names from 0.7.0 (the agent's connection, then the client's).
+CAMEL_METHODS: dict[str, str] = {
+    "sessionUpdate": "session_update",
+    "requestPermission": "request_permission",
+    "readTextFile": "read_text_file",
+    "writeTextFile": "write_text_file",
+    "createTerminal": "create_terminal",
+    "terminalOutput": "terminal_output",
+    "releaseTerminal": "release_terminal",
+    "waitForTerminalExit": "wait_for_terminal_exit",
+    "killTerminal": "kill_terminal",
+    "newSession": "new_session",
+    "loadSession": "load_session",
+    "setSessionMode": "set_session_mode",
+    "setSessionModel": "set_session_model",
+}
+# The parameters of those SIGNATURES does not hold, the same on every release from 0.7.0.
+UNCHANGED: dict[str, tuple[str, ...]] = {
+    "session_update": ("session_id", "update"),
+    "terminal_output": ("session_id", "terminal_id"),
+    "release_terminal": ("session_id", "terminal_id"),
+    "wait_for_terminal_exit": ("session_id", "terminal_id"),
+    "kill_terminal": ("session_id", "terminal_id"),
+}
+
 
 def parameters(method: str, version: str) -> tuple[str, ...] | None:
     """The positional parameters of `method` on release `version`; None: it has no such
     method (before 0.7.0, or after its removal)."""
+    if method in UNCHANGED:
+        return UNCHANGED[method]
     return staged(SIGNATURES[method], version)
 
 

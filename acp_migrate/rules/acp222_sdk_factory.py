@@ -1,4 +1,4 @@
-"""ACP222 sdk-connection-factory: an agent made by a factory around the connection (SDK 0.6:
+"""ACP222 sdk-factory: an agent made by a factory around the connection (SDK 0.6:
 `AgentSideConnection(lambda conn: EchoAgent(conn), writer, reader)`); from 0.7 the SDK
 serves an agent object, `run_agent(EchoAgent())`, and hands it the connection in
 `on_connect(conn)`.
@@ -45,8 +45,8 @@ class CannotMove(Exception):
 
 class ConnectionFactory(Rule):
     code = "ACP222"
-    name = "sdk-connection-factory"
-    summary = "SDK 0.7 serves an agent with `run_agent`, not a factory."
+    name = "sdk-factory"
+    summary = "SDK 0.7 serves agents with `run_agent`."
     fixable = True
     sdk_release = "0.7.0"
     triggers = (b"AgentSideConnection",)

@@ -1,4 +1,4 @@
-"""ACP221 sdk-request-object-handler: an agent handler of SDK 0.6 taking one request model
+"""ACP221 sdk-request-handler: an agent handler of SDK 0.6 taking one request model
 (`newSession(self, params)`, `params.sessionId`); from 0.7.0 the SDK calls
 `new_session(cwd=..., mcp_servers=...)` with keyword arguments.
 
@@ -41,8 +41,8 @@ AGENT_BASES = frozenset({"acp.Agent", "acp.interfaces.Agent"})
 
 class RequestObjectHandler(Rule):
     code = "ACP221"
-    name = "sdk-request-object-handler"
-    summary = "SDK 0.7 handlers take keywords, not a request model."
+    name = "sdk-request-handler"
+    summary = "SDK 0.7 handlers take keywords."
     fixable = True
     sdk_release = "0.7.0"
     triggers = tuple(name.encode() for name in sorted(CAMEL_HANDLERS))
