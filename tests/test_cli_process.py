@@ -251,8 +251,9 @@ def test_verbose_names_the_configuration_file_used(repo: Path) -> None:
     assert result.returncode == 1
     lines = result.stderr.decode().splitlines()
     assert lines[0] == f"acp-migrate: configuration: {config}"
-    assert lines[1].startswith("acp-migrate: rules: ACP001, ") and "ACP006" not in lines[1]
-    assert re.fullmatch(r"acp-migrate: 1 file scanned in \d+\.\d\ds", lines[2])
+    assert lines[1].startswith("acp-migrate: no target SDK: ")
+    assert lines[2].startswith("acp-migrate: rules: ACP001, ") and "ACP006" not in lines[2]
+    assert re.fullmatch(r"acp-migrate: 1 file scanned in \d+\.\d\ds", lines[3])
 
 
 def test_a_bad_config_value_exits_2(repo: Path) -> None:

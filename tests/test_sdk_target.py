@@ -191,3 +191,30 @@ def test_the_walk_reads_the_requirement_files_only_with_a_target(tmp_path: Path)
         "requirements-dev.txt:1:1: ACP200 [*] `agent-client-protocol==0.9.0` excludes the target SDK 0.10.0:"
         " `agent-client-protocol>=0.9.0,<0.11` admits it"
     ]
+
+
+def test_the_models_join_the_modules_parenthesized_import_in_order() -> None:
+    from acp_migrate.engine.analysis.codemod import analyze_source
+
+    source = (
+        "from acp import text_block\n"
+        "from acp.schema import (\n"
+        "    AudioContentBlock,\n"
+        "    ZedThing,\n"
+        ")\n"
+        "from acp.schema import InitializeResponse\n"
+        "\n"
+        "BLOCK = text_block('hi')\n"
+    )
+    settings = RuleSettings(sdk=Target("1.0.0", None, ""))
+    fixed = analyze_source(source.encode(), path="agent.py", settings=settings).fixed_source
+    assert fixed.decode() == (
+        "from acp.schema import (\n"
+        "    AudioContentBlock,\n"
+        "    TextContentBlock,\n"
+        "    ZedThing,\n"
+        ")\n"
+        "from acp.schema import InitializeResponse\n"
+        "\n"
+        "BLOCK = TextContentBlock(type=\"text\", text='hi')\n"
+    )

@@ -244,20 +244,19 @@ class SdkHelpersRemoved(Rule):
             self.context.report(Report(node, self.code, message, False))
             return
         with self.context.fix(Report(node, self.code, message, True)):
-            if len(helpers) == len(node.names):
-                schema = cst.ImportFrom(
-                    module=cst.Attribute(cst.Name("acp"), cst.Name("schema")),
-                    names=[cst.ImportAlias(cst.Name(model)) for model in wanted],
-                )
-                if wanted:
-                    self.context.replace(node, schema)
-                else:
-                    self.context.remove(self.context.statements[-1])
-            else:
+            statement = self.context.statements[-1]
+            if len(helpers) < len(node.names):
                 for alias in helpers:
                     self.context.remove(alias)
-                for model in wanted:
-                    self.context.add_import("acp.schema", model)
+            elif wanted and not _other_imports(self.context.module, statement):
+                # The module's only import: it becomes the models' (an import block stays).
+                names = [cst.ImportAlias(cst.Name(model)) for model in wanted]
+                self.context.replace(node, cst.ImportFrom(cst.Attribute(cst.Name("acp"), cst.Name("schema")), names))
+                return
+            else:
+                self.context.remove(statement)
+            for model in wanted:  # into the module's `from acp.schema import (...)` if it has one
+                self.context.add_import("acp.schema", model)
 
     def visit_Name(self, node: cst.Name) -> None:
         self._value(node)
@@ -342,6 +341,17 @@ class SdkHelpersRemoved(Rule):
 
         quote = self.context.settings.style.quote
         return node.visit(Inner())
+
+
+def _other_imports(module: cst.Module, statement: cst.BaseStatement) -> bool:
+    import libcst as cst
+
+    return any(
+        other is not statement
+        and isinstance(other, cst.SimpleStatementLine)
+        and any(isinstance(small, (cst.Import, cst.ImportFrom)) for small in other.body)
+        for other in module.body
+    )
 
 
 def _calls_in(module: cst.Module) -> list[cst.Call]:

@@ -698,7 +698,7 @@ def _analyze_candidate(
                     and modules(name, None) is not None
                 )
 
-            fixed = add_imports(fixed, edits.imports, first_party)
+            fixed = add_imports(fixed, edits.imports, first_party, line_length=settings.style.line_length)
         new_bytes = fixed.bytes
         fixed_source = new_bytes if new_bytes != source else None
     kept_reports = {id(r) for r in reports}

@@ -24,16 +24,23 @@ def add_imports(
     module: cst.Module,
     imports: Sequence[tuple[str, str, int | None]],
     first_party: Callable[[str], bool] = lambda name: False,
+    line_length: int | None = None,
 ) -> cst.Module:
     """`module` with `from <module> import <name>` added for each of `imports`
     ((module, name, section): None classifies the module; `first_party(top-level name)`
-    says whether the project has it)."""
+    says whether the project has it), joining a `from <module> import` the block has
+    where it then fits `line_length` (None: only a parenthesized one)."""
     for name_module, name, section in imports:
-        module = _add_one(module, name_module, name, section, first_party)
+        module = _add_one(module, name_module, name, section, first_party, line_length)
     return module
 
 
-def _add_one(module: cst.Module, from_module: str, name: str, section: int | None, first_party) -> cst.Module:
+def _add_one(
+    module: cst.Module, from_module: str, name: str, section: int | None, first_party, line_length: int | None = None
+) -> cst.Module:
+    merged = _merged(module, from_module, name, line_length)
+    if merged is not None:
+        return merged
     statement = cst.parse_statement(f"from {from_module} import {name}\n")
     if section is None:
         section = classify(from_module, first_party)
@@ -76,6 +83,55 @@ def _add_one(module: cst.Module, from_module: str, name: str, section: int | Non
         body[start] = first.with_changes(leading_lines=[cst.EmptyLine()])
         body.insert(start, statement.with_changes(leading_lines=first.leading_lines))
     return module.with_changes(body=body)
+
+
+def _merged(module: cst.Module, from_module: str, name: str, line_length: int | None) -> cst.Module | None:
+    """`module` with `name` added to a `from <from_module> import ...` of its import
+    block, in order where its names are sorted: a parenthesized one, or one on a line
+    that still fits `line_length`; None when it has no such statement."""
+    body = list(module.body)
+    start = 1 if body and is_docstring(body[0]) else 0
+    for index in range(start, len(body)):  # the import block
+        statement = body[index]
+        if not _is_import(statement):
+            break
+        if len(statement.body) != 1:
+            continue
+        imported = statement.body[0]
+        if (
+            not isinstance(imported, cst.ImportFrom)
+            or isinstance(imported.names, cst.ImportStar)
+            or _module_of(statement) != from_module
+        ):
+            continue
+        names = list(imported.names)
+        if any(alias.asname is None and _dotted(alias.name) == name for alias in names):
+            return module
+        spelled = [_dotted(alias.name) for alias in names]
+        at = (
+            next((i for i, other in enumerate(spelled) if other > name), len(names))
+            if spelled == sorted(spelled)
+            else len(names)
+        )
+        if at < len(names):
+            names.insert(at, cst.ImportAlias(cst.Name(name), comma=names[max(at - 1, 0)].comma))
+        else:  # last: it takes the closing comma, the one before it a separator
+            if len(names) > 1:
+                separator = names[-2].comma
+            elif imported.lpar is not None:
+                separator = cst.Comma(whitespace_after=imported.lpar.whitespace_after)
+            else:
+                separator = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+            names[-1] = names[-1].with_changes(comma=separator)
+            names.append(cst.ImportAlias(cst.Name(name), comma=imported.names[-1].comma))
+        joined = statement.with_changes(body=[imported.with_changes(names=names)])
+        if imported.lpar is None:
+            line = module.code_for_node(joined.with_changes(leading_lines=[])).rstrip("\r\n")
+            if line_length is None or len(line) > line_length:
+                continue
+        body[index] = joined
+        return module.with_changes(body=body)
+    return None
 
 
 def classify(module: str, first_party: Callable[[str], bool] = lambda name: False) -> int:

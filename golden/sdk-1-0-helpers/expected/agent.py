@@ -1,10 +1,9 @@
 import uuid
 
 from acp import Agent
-from acp.schema import AgentPlanUpdate, PlanEntry, ToolCallProgress, ToolCallStart
-from acp.schema import NewSessionResponse, PromptResponse
-from acp.schema import AgentMessageChunk
-from acp.schema import TextContentBlock
+from acp.schema import AgentMessageChunk, NewSessionResponse, PlanEntry, PromptResponse
+from acp.schema import AgentPlanUpdate, TextContentBlock, ToolCallProgress
+from acp.schema import ToolCallStart
 
 
 class EchoAgent(Agent):
