@@ -70,8 +70,7 @@ class ConnectionFactory(Rule):
                 "    await asyncio.Event().wait()\n"
             ),
             after=(
-                "from acp import Agent\n"
-                "from acp import run_agent\n"
+                "from acp import Agent, run_agent\n"
                 "\n"
                 "\n"
                 "class EchoAgent(Agent):\n"

@@ -7,11 +7,9 @@ from acp import (
     InitializeResponse,
     NewSessionResponse,
     PromptResponse,
+    run_agent,
 )
-from acp import run_agent
-from acp.schema import AgentMessageChunk
-from acp.schema import SessionNotification
-from acp.schema import TextContentBlock
+from acp.schema import AgentMessageChunk, SessionNotification, TextContentBlock
 
 
 class EchoAgent(Agent):

@@ -12,6 +12,7 @@ from acp import (
 )
 from acp.interfaces import Client
 from acp.schema import (
+    AgentMessageChunk,
     AudioContentBlock,
     ClientCapabilities,
     EmbeddedResourceContentBlock,
@@ -23,8 +24,6 @@ from acp.schema import (
     SseMcpServer,
     TextContentBlock,
 )
-from acp.schema import AgentMessageChunk
-from acp.schema import TextContentBlock
 
 
 class EchoAgent(Agent):

@@ -1,8 +1,7 @@
 # Case: both moves in one fix: an SDK 0.6.3 agent (request objects, a factory) advertising commands at initialize, moved to 1.0
 import asyncio
 
-from acp import AgentSideConnection
-from acp import run_agent
+from acp import AgentSideConnection, run_agent
 from acp.schema import (
     AvailableCommand,
     InitializeResponse,
