@@ -150,3 +150,28 @@ def test_an_sdk_0_6_3_agent_advertising_commands_at_initialize_moved_to_1_0_by_o
     ]
     commands = [u["availableCommands"] for u in updates if u["sessionUpdate"] == "available_commands_update"]
     assert [[command["name"] for command in listed] for listed in commands] == [["web"]]
+
+
+def test_kimi_cli_1_52_0_asks_permission_by_keyword_after_fix(tmp_path: Path) -> None:
+    # Its own code from the package index (sdk1's fixture downloads the wheel once).
+    import ast
+    import zipfile
+
+    from test_sdk_real_agents import _fix, _kimi_wheel, _project
+
+    with zipfile.ZipFile(_kimi_wheel()) as wheel:
+        wheel.extractall(tmp_path / "wheel", [n for n in wheel.namelist() if n.startswith("kimi_cli/acp/")])
+    project = _project(tmp_path / "kimi", tmp_path / "wheel" / "kimi_cli" / "acp", "agent-client-protocol==0.8.0")
+    before = (project / "acp" / "session.py").read_text()
+    _fix(project)
+    after = (project / "acp" / "session.py").read_text()
+
+    def permission_keywords(source: str) -> list[list[str | None]]:
+        return [
+            [keyword.arg for keyword in node.keywords] + [None] * len(node.args)
+            for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "request_permission"
+        ]
+
+    assert permission_keywords(before) == [[None, None, None]]  # options, session_id, tool_call by position
+    assert permission_keywords(after) == [["options", "session_id", "tool_call"]]
