@@ -106,14 +106,13 @@ def test_the_sdk_0_6_3_echo_agent_answers_session_new_with_null_on_0_12_1() -> N
     assert run["session_id"] is None
 
 
-# The SDK's own examples/echo_agent.py of the releases before 0.8 (from 0.8 on:
+# The SDK's own examples/echo_agent.py of the releases before 0.7 (0.7's is 0.8's, and from 0.8 on:
 # test_sdk_runs' sdk-example-* cases), moved to 1.0 by `fix`: case ->
 # the releases the migrated agent runs on (the target, and the release it was written
 # for where the migrated code runs there: from 0.7, when handlers took keywords).
 ECHO_AGENTS = {
     "move-sdk-0-4-9-echo-agent": (TARGET, "0.12.1"),
     "move-0-7-echo-agent-sdk-0-6-3": (TARGET, "0.12.1"),
-    "move-sdk-0-7-1-echo-agent": (TARGET, "0.7.1"),
 }
 ECHO_RUNS = [(case, version) for case, versions in ECHO_AGENTS.items() for version in versions]
 
