@@ -174,3 +174,17 @@ def test_kimi_cli_1_52_0_asks_permission_by_keyword_after_fix(tmp_path: Path) ->
 
     assert permission_keywords(before) == [[None, None, None]]  # options, session_id, tool_call by position
     assert permission_keywords(after) == [["options", "session_id", "tool_call"]]
+
+
+def test_a_validator_of_a_0_6_field_name_fails_at_import_on_1_0_and_imports_after_fix(tmp_path: Path) -> None:
+    from acp_migrate.rules.acp224_sdk_fields import SdkValidatorField
+
+    example = SdkValidatorField.examples[0]
+    imported = {}
+    for name, source in (("before", example.before), ("after", example.after)):
+        (tmp_path / f"{name}.py").write_text(source)
+        run = subprocess.run(
+            [str(sdk_python(TARGET)), "-c", f"import {name}"], cwd=tmp_path, capture_output=True, text=True, check=False
+        )
+        imported[name] = (run.returncode, "Decorators defined with incorrect fields" in run.stderr)
+    assert imported == {"before": (1, True), "after": (0, False)}

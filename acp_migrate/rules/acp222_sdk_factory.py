@@ -46,7 +46,7 @@ class CannotMove(Exception):
 class ConnectionFactory(Rule):
     code = "ACP222"
     name = "sdk-factory"
-    summary = "SDK 0.7 serves agents with `run_agent`."
+    summary = "SDK 0.7 has `run_agent`."
     fixable = True
     sdk_release = "0.7.0"
     triggers = (b"AgentSideConnection",)

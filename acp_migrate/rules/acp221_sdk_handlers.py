@@ -1,4 +1,4 @@
-"""ACP221 sdk-request-handler: an agent handler of SDK 0.6 taking one request model
+"""ACP221 sdk-handlers: an agent handler of SDK 0.6 taking one request model
 (`newSession(self, params)`, `params.sessionId`); from 0.7.0 the SDK calls
 `new_session(cwd=..., mcp_servers=...)` with keyword arguments.
 
@@ -41,7 +41,7 @@ AGENT_BASES = frozenset({"acp.Agent", "acp.interfaces.Agent"})
 
 class RequestObjectHandler(Rule):
     code = "ACP221"
-    name = "sdk-request-handler"
+    name = "sdk-handlers"
     summary = "SDK 0.7 handlers take keywords."
     fixable = True
     sdk_release = "0.7.0"

@@ -1,4 +1,4 @@
-"""ACP220 sdk-positional-call: a positional call of a connection method whose
+"""ACP220 sdk-reorder: a positional call of a connection method whose
 parameters the SDK reordered; on the target the arguments land in other fields.
 
 0.11.0 reordered the positional parameters of the connection methods, `session_id`
@@ -58,8 +58,8 @@ CONNECTION_TYPES = frozenset(
 
 class PositionalReorderedCall(Rule):
     code = "ACP220"
-    name = "sdk-positional-call"
-    summary = "SDK 0.11 reordered call parameters."
+    name = "sdk-reorder"
+    summary = "SDK 0.11 reordered parameters."
     fixable = True
     sdk_release = SDK_RELEASE
     triggers = tuple(method.encode() for method in SIGNATURES)

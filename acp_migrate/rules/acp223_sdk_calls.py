@@ -1,4 +1,4 @@
-"""ACP223 sdk-request-call: a connection method of SDK 0.6 called with one
+"""ACP223 sdk-calls: a connection method of SDK 0.6 called with one
 request model (`await conn.sessionUpdate(SessionNotification(sessionId=sid,
 update=chunk))`); from 0.7 the method is `session_update(session_id=..., update=...)`,
 one keyword argument per field.
@@ -33,8 +33,8 @@ if TYPE_CHECKING:
 
 class SdkRequestObjectCall(Rule):
     code = "ACP223"
-    name = "sdk-request-call"
-    summary = "SDK 0.7 connection calls take keywords."
+    name = "sdk-calls"
+    summary = "SDK 0.7 calls: keywords."
     fixable = True
     sdk_release = "0.7.0"
     triggers = tuple(name.encode() for name in sorted(CAMEL_METHODS))
