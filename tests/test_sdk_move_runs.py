@@ -188,3 +188,28 @@ def test_a_validator_of_a_0_6_field_name_fails_at_import_on_1_0_and_imports_afte
         )
         imported[name] = (run.returncode, "Decorators defined with incorrect fields" in run.stderr)
     assert imported == {"before": (1, True), "after": (0, False)}
+
+
+def test_a_model_dump_keeps_its_keys_from_0_6_to_1_0_after_fix(tmp_path: Path) -> None:
+    from acp_migrate.rules.acp224_sdk_fields import SdkValidatorField
+
+    example = SdkValidatorField.examples[1]
+    call = (
+        "from acp.schema import AgentMessageChunk, SessionNotification, TextContentBlock;"
+        "chunk = AgentMessageChunk(sessionUpdate='agent_message_chunk', content=TextContentBlock(type='text', text='hi'));"
+        "print(frame(SessionNotification(sessionId='s1', update=chunk)))"
+    )
+    framed = {}
+    for name, source in (("before", example.before), ("after", example.after)):
+        (tmp_path / f"{name}.py").write_text(source)
+        for version in ("0.6.3", TARGET):
+            run = subprocess.run(
+                [str(sdk_python(version)), "-c", f"from {name} import frame; {call}"],
+                cwd=tmp_path,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            framed[name, version] = [key for key in json.loads(run.stdout) if key != "update" and "meta" not in key]
+    assert framed["before", "0.6.3"] == framed["after", "0.6.3"] == framed["after", TARGET] == ["sessionId"]
+    assert framed["before", TARGET] == ["session_id"]  # what fix prevents: another key on the wire
