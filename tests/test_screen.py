@@ -14,7 +14,7 @@ from acp_migrate.engine.analysis.prefilter import may_contain_legacy
 from acp_migrate.engine.analysis.screen import may_report
 from acp_migrate.rules import ALL_RULES, PYTHON_RULES
 from acp_migrate.rules.base import NOT_HASATTR, SCREEN_CONTEXTS
-from acp_migrate.sdk import RELEASES, Target
+from acp_migrate.sdk import Target
 from acp_migrate.settings import RuleSettings
 
 REPOSITORY = Path(__file__).resolve().parent.parent
@@ -208,25 +208,27 @@ def _rule_examples() -> list[tuple[str, bytes]]:
     return found
 
 
-def test_a_file_the_screen_clears_is_one_the_full_analysis_finds_clean(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("sdk", [None, Target("1.0.0", None, "every SDK rule")], ids=["no-target", "target-1.0"])
+def test_a_file_the_screen_clears_is_one_the_full_analysis_finds_clean(
+    monkeypatch: pytest.MonkeyPatch, sdk: Target | None
+) -> None:
     """Over every golden input, every rule example and every Python file of this
-    repository: the screen clears only what the rules, run in full, find clean."""
+    repository: the screen clears only what the rules, run in full, find clean, with no
+    SDK target and with one every SDK rule runs for."""
     sources = [(str(path.relative_to(REPOSITORY)), path.read_bytes()) for path in _python_files()]
     sources += _rule_examples()
     # The harmless uses, in a test file (ACP008 reads it) and in another.
     sources += [(f"tests/test_{i}.py", code.encode()) for i, code in enumerate(HARMLESS.values())]
     sources += [(f"harmless_{i}.py", code.encode()) for i, code in enumerate(HARMLESS.values())]
-    # A target of unknown origin: every SDK rule runs too.
-    settings = RuleSettings(sdk=Target(RELEASES[-1], None, "every SDK rule"))
-    cleared = [(path, source) for path, source in sources if may_contain_legacy(source) and not may_report(source, settings)]
-    passed = [path for path, source in sources if may_contain_legacy(source) and may_report(source, settings)]
+    cleared = [(path, source) for path, source in sources if may_contain_legacy(source) and not may_report(source, sdk)]
+    passed = [path for path, source in sources if may_contain_legacy(source) and may_report(source, sdk)]
     assert len(cleared) >= 20 and len(passed) >= 100  # both sides are exercised
 
-    monkeypatch.setattr(codemod, "may_report", lambda source, settings: True)  # the full analysis, unscreened
+    monkeypatch.setattr(codemod, "may_report", lambda source, sdk=None: True)  # the full analysis, unscreened
     wrong = []
     for path, source in cleared:
         try:
-            analysis = codemod.analyze_source(source, path=path, settings=settings)
+            analysis = codemod.analyze_source(source, path=path, settings=RuleSettings(sdk=sdk))
         except codemod.SourceError:
             continue  # an error is no finding: the screen gave the analysis a chance
         if analysis.findings or analysis.callers or analysis.needs_project or analysis.fixed_source is not None:

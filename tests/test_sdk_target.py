@@ -218,3 +218,13 @@ def test_the_models_join_the_modules_parenthesized_import_in_order() -> None:
         "\n"
         "BLOCK = TextContentBlock(type=\"text\", text='hi')\n"
     )
+
+
+def test_without_a_target_the_prefilter_scans_for_no_sdk_rules_token() -> None:
+    from acp_migrate.engine.analysis.prefilter import may_contain_legacy
+
+    source = HELPERS_AGENT.encode()
+    assert not may_contain_legacy(source, None)
+    assert not may_contain_legacy(source, Target("0.12.1", None, ""))  # 1.0's move not crossed
+    assert may_contain_legacy(source, Target("1.0.0", None, ""))
+    assert may_contain_legacy(source)  # a caller giving no target: every rule counts

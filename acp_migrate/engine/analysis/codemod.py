@@ -396,7 +396,7 @@ def analyze_source(
     Raises SourceError when the file cannot be analysed; one whose bytes do not decode
     (UndecodableSource) without any legacy token gives `SourceAnalysis.warning` instead.
     """
-    candidate = may_contain_legacy(source)
+    candidate = may_contain_legacy(source, settings.sdk)
     try:
         encoding = check_decodable(source)
     except UndecodableSource as error:
@@ -432,10 +432,7 @@ def analyze_source(
             settings=settings,
             report_filter=report_filter,
         )
-    elif not _moves_with_target(source, settings):
-        # Only rules of SDK moves the target does not cross hold its tokens.
-        analysis = SourceAnalysis(encoding=encoding)
-    elif len(source) <= MAX_PARSE_BYTES and not may_report(source, settings):
+    elif len(source) <= MAX_PARSE_BYTES and not may_report(source, settings.sdk):
         # The screen: no construct a rule reports on (a token only in prose, say).
         analysis = SourceAnalysis(encoding=encoding)
     else:
@@ -485,13 +482,6 @@ def _counterparts(module, tree, statements) -> set:
             found.add(statement)
         index += 1
     return found if index == len(tree.body) else set()
-
-
-def _moves_with_target(source: bytes, settings: RuleSettings) -> bool:
-    """Whether a Python rule the run's SDK target keeps (`Rule.sdk_release`) is triggered."""
-    from acp_migrate.rules import PYTHON_RULES
-
-    return any(settings.crosses(rule.sdk_release) and rule.is_candidate(source) for rule in PYTHON_RULES)
 
 
 def _document_suffixes() -> frozenset[str]:

@@ -2,14 +2,16 @@
 a legacy pattern, and is done without being parsed (LibCST is not even imported).
 
 The tokens are what the rules declare (`Rule.triggers`, gathered by the registry,
-whose import does not import LibCST).
+whose import does not import LibCST). A run scans for the tokens of the rules its SDK
+target keeps (`Rule.sdk_release`): without a target, none of the SDK rules'.
 """
 
 from __future__ import annotations
 
 import functools
 
-from acp_migrate.rules import TRIGGERS
+from acp_migrate.rules import ALL_RULES, TRIGGERS
+from acp_migrate.settings import RuleSettings
 
 TOKENS: tuple[bytes, ...] = TRIGGERS
 
@@ -43,25 +45,42 @@ def _groups(tokens: tuple[bytes, ...]) -> list[tuple[bytes, tuple[bytes, ...]]]:
 
 
 GROUPS = _groups(TOKENS)
+# `may_contain_legacy`'s SDK target when the caller has none to give: every rule counts.
+EVERY_RULE = "every rule"
+
+
+@functools.cache
+def rules_in_play(sdk) -> tuple:
+    """The rules a run with the SDK target `sdk` (None: none) runs (`Rule.sdk_release`)."""
+    settings = RuleSettings(sdk=sdk)
+    return tuple(rule for rule in ALL_RULES if settings.crosses(rule.sdk_release))
+
+
+@functools.cache
+def _groups_in_play(sdk) -> list[tuple[bytes, tuple[bytes, ...]]]:
+    return _groups(tuple(dict.fromkeys(token for rule in rules_in_play(sdk) for token in rule.triggers)))
 
 
 def last_answer(question):
-    """`question(source, *settings)` remembering its answer for the source (and settings)
-    it was last asked about: the runner screens a file, then its analysis asks again
-    about the same bytes."""
+    """`question(source, *more)` remembering its answer for the source (and the rest) it
+    was last asked about: the runner screens a file, then its analysis asks again about
+    the same bytes."""
     last: tuple[bytes, tuple, bool] | None = None
 
-    def answer(source: bytes, *settings) -> bool:
+    def answer(source: bytes, *more) -> bool:
         nonlocal last
-        if last is None or last[0] is not source or last[1] != settings:
-            last = (source, settings, question(source, *settings))  # (held: its id cannot be reused)
+        if last is None or last[0] is not source or last[1] != more:
+            last = (source, more, question(source, *more))  # (held: its id cannot be reused)
         return last[2]
 
     return functools.wraps(question)(answer)
 
 
 @last_answer
-def may_contain_legacy(source: bytes) -> bool:
+def may_contain_legacy(source: bytes, sdk=EVERY_RULE) -> bool:
+    """Whether `source` holds a trigger of a rule a run with the SDK target `sdk` runs
+    (without a target, the SDK rules' tokens cost a clean file no scan)."""
+    groups = GROUPS if sdk is EVERY_RULE else _groups_in_play(sdk)
     # One `in` per scan: bytes search skips ahead like grep, several times faster than
     # a regex alternation, which tries every token at every byte.
-    return any(shared in source and any(token in source for token in members) for shared, members in GROUPS)
+    return any(shared in source and any(token in source for token in members) for shared, members in groups)

@@ -23,20 +23,28 @@ has no comments), and a file CPython cannot parse (the analysis gives the error)
 
 from __future__ import annotations
 
-from acp_migrate.engine.analysis.prefilter import last_answer
-from acp_migrate.rules import PYTHON_RULES
+import functools
+
+from acp_migrate.engine.analysis.prefilter import last_answer, may_contain_legacy, rules_in_play
 from acp_migrate.rules.base import NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, PARSING_METHODS
+from acp_migrate.sdk import Target
 from acp_migrate.settings import DEFAULT_SETTINGS, RuleSettings
 
 
+@functools.cache
+def _python_rules_in_play(sdk: Target | None) -> tuple:
+    return tuple(rule for rule in rules_in_play(sdk) if ".py" in rule.suffixes)
+
+
 @last_answer
-def may_report(source: bytes, settings: RuleSettings = DEFAULT_SETTINGS) -> bool:
-    """False when no Python rule the settings run whose triggers `source` holds can report on it."""
+def may_report(source: bytes, sdk: Target | None = None) -> bool:
+    """False when no Python rule the SDK target `sdk` keeps whose triggers `source`
+    holds can report on it."""
     # Each word of the triggered rules, with the contexts in which it is no site of any
     # of them that declares it (a context clears a word only if none reports there).
     harmless: dict[str, frozenset[str]] = {}
-    for rule in PYTHON_RULES:
-        if rule.is_candidate(source) and rule.runs_with(settings):
+    for rule in _python_rules_in_play(sdk):
+        if rule.is_candidate(source):
             if rule.screen_words is None:
                 return True
             for word in rule.screen_words:
@@ -193,9 +201,11 @@ def _names_in(scope) -> tuple:
 
 def needs_libcst(source: bytes, path: str, settings: RuleSettings = DEFAULT_SETTINGS) -> bool:
     """Whether the analysis of `source` may parse it with LibCST: a Python file that the
-    byte prefilter and the screen pass (a vendored shim's copy too, which it reads
-    without). The runner decides where a file's work runs on it, the project decision
-    which files it reads; no result depends on it."""
-    from acp_migrate.engine.analysis.prefilter import may_contain_legacy
-
-    return path.lower().endswith((".py", ".pyi")) and may_contain_legacy(source) and may_report(source, settings)
+    byte prefilter and the screen pass for the run's settings (a vendored shim's copy
+    too, which it reads without). The runner decides where a file's work runs on it, the
+    project decision which files it reads; no result depends on it."""
+    return (
+        path.lower().endswith((".py", ".pyi"))
+        and may_contain_legacy(source, settings.sdk)
+        and may_report(source, settings.sdk)
+    )

@@ -18,7 +18,7 @@ class _NodeKind:
     """What the dispatcher does for one node type, worked out once per type: the
     isinstance checks against LibCST's abstract classes cost more than the rules."""
 
-    __slots__ = ("import_", "leave", "scope", "statement", "visit")
+    __slots__ = ("import_", "scope", "statement", "visit", "leave")
 
     def __init__(self, node_type: type, visit: dict[str, list[Hook]], leave: dict[str, list[Hook]]) -> None:
         self.import_ = issubclass(node_type, (cst.Import, cst.ImportFrom))
