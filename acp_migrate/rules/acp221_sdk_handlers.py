@@ -144,8 +144,8 @@ class RequestObjectHandler(Rule):
         if escapes:
             self._left(
                 method,
-                f"{message}; `{parameter.name.value}` is used as a whole here "
-                f"({escapes[0]}): decide what the handler hands on from its keyword arguments",
+                f"{message}; the request model escapes the handler ({escapes[0]}): "
+                "decide what it hands on from its keyword arguments",
             )
             return
         unknown = sorted(attr for attr in read_fields if snake(attr) not in names)
@@ -213,7 +213,7 @@ def _uses(method: cst.FunctionDef, name: str) -> tuple[list[tuple[str, cst.Attri
         def visit_Attribute(self, node: cst.Attribute) -> bool:
             if isinstance(node.value, cst.Name) and node.value.value == name:
                 if node.attr.value in ("field_meta", "model_dump", "model_dump_json", "model_copy"):
-                    escapes.append(module.code_for_node(node))
+                    escapes.append(f"`{module.code_for_node(node)}`")
                 else:
                     reads.append((node.attr.value, node))
                 return False
@@ -221,7 +221,7 @@ def _uses(method: cst.FunctionDef, name: str) -> tuple[list[tuple[str, cst.Attri
 
         def visit_Name(self, node: cst.Name) -> None:
             if node.value == name:
-                escapes.append(name)
+                escapes.append(f"`{name}` itself")
 
     walk(method.body, Uses())
     return reads, escapes
