@@ -37,13 +37,16 @@ class Example:
     `after`: what `fix` makes of it (None: unchanged), `resolved`: for a finding `fix`
     leaves to a person, what that person writes (never `fix`'s output; the tests check
     that no rule reports it), and `path`: the file it stands for (None: the rule's own
-    `example_path`)."""
+    `example_path`). An SDK rule's example moves a project whose requirement on the SDK
+    admits `written_for` first (None: it states none) to `target_sdk`."""
 
     before: str
     after: str | None = None
     flagged: bool = True
     path: str | None = None
     resolved: str | None = None
+    target_sdk: str | None = None
+    written_for: str | None = None
 
     @property
     def suffix(self) -> str:

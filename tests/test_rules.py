@@ -61,7 +61,9 @@ def test_prefilter_clears_near_misses():
     "rule,index,example", EXAMPLES, ids=[f"{r.code}-{i}" for r, i, _ in EXAMPLES]
 )
 def test_rule_example(rule, index, example):
-    analysis = analyze_source(example.before.encode(), path=example.path or rule.example_path, settings=_settings(rule))
+    analysis = analyze_source(
+        example.before.encode(), path=example.path or rule.example_path, settings=_settings(example)
+    )
     codes = {f.code for f in analysis.findings} | {f.code for f in analysis.remaining}
     assert (rule.code in codes) == example.flagged
     if example.after is None:
@@ -73,10 +75,11 @@ def test_rule_example(rule, index, example):
             ast.parse(example.after)
 
 
-def _settings(rule) -> RuleSettings:
-    """The examples move code of no stated release to the newest SDK release: an SDK
+def _settings(example) -> RuleSettings:
+    """The examples move code to the newest SDK release (or the example's `target_sdk`)
+    from the release the example names (`written_for`; None: no stated release): an SDK
     rule's examples fire, and no other rule's example is one of an SDK move."""
-    return RuleSettings(sdk=Target(RELEASES[-1], None, "the rule's examples"))
+    return RuleSettings(sdk=Target(example.target_sdk or RELEASES[-1], example.written_for, "the rule's example"))
 
 
 RESOLVED = [(rule, i, example) for rule, i, example in EXAMPLES if example.resolved is not None]
@@ -93,7 +96,7 @@ def test_every_manual_finding_shows_its_resolution():
 def test_resolved_code_is_reported_by_no_rule(rule, index, example):
     # What a person writes instead: `fix` does not produce it, and nothing is left to do.
     path = example.path or rule.example_path
-    analysis = analyze_source(example.resolved.encode(), path=path, settings=_settings(rule))
+    analysis = analyze_source(example.resolved.encode(), path=path, settings=_settings(example))
     assert (analysis.findings, analysis.remaining, analysis.fixed_source) == ([], [], None)
     assert example.resolved != example.after
     if path.endswith((".py", ".pyi")):

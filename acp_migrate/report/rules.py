@@ -66,6 +66,9 @@ def render_rule_doc(rule: RuleInfo) -> str:
     for number, example in enumerate(rule.examples, start=1):
         language = example.language
         fence = "~~~" if "```" in example.before + (example.after or "") + (example.resolved or "") else "```"
+        if example.target_sdk is not None:
+            written_for = f"written for SDK {example.written_for}" if example.written_for else "of unknown SDK release"
+            parts.append(f"Example {number}: code {written_for}, target SDK {example.target_sdk}.")
         if not example.flagged:
             parts.append(f"Example {number}, not reported:")
         elif example.after is None:

@@ -384,6 +384,8 @@ def _helper_funcs(node: cst.Call, helper) -> list[cst.CSTNode]:
 def _constructor(name: str, call: cst.Call, model: Callable[[str], cst.BaseExpression], quote: str) -> cst.Call:
     import libcst as cst
 
+    from acp_migrate.rules.shared.generated import laid_out_call
+
     helper = HELPERS[name]
     if not call.args or any(arg.star for arg in call.args):
         raise CannotRewrite("a call with `*` or `**` arguments")
@@ -431,22 +433,4 @@ def _constructor(name: str, call: cst.Call, model: Callable[[str], cst.BaseExpre
     if helper.discriminator is not None:
         args.insert(0, keyword(helper.discriminator[0], string(helper.discriminator[1])))
     args += added
-    return _laid_out(call, model(helper.model), args)
-
-
-def _laid_out(call: cst.Call, func: cst.BaseExpression, args: list[cst.Arg]) -> cst.Call:
-    """`func(*args)` laid out as `call` was: on one line, or one argument a line."""
-    import libcst as cst
-
-    bare = [arg.with_changes(whitespace_after_arg=cst.SimpleWhitespace("")) for arg in args]
-    if not isinstance(call.whitespace_before_args, cst.ParenthesizedWhitespace):
-        between = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
-        return call.with_changes(func=func, args=[*(a.with_changes(comma=between) for a in bare[:-1]), bare[-1]])
-    last = call.args[-1]
-    closing = last.comma.whitespace_after if isinstance(last.comma, cst.Comma) else last.whitespace_after_arg
-    between = cst.Comma(whitespace_after=call.whitespace_before_args)
-    laid = [
-        *(a.with_changes(comma=between) for a in bare[:-1]),
-        bare[-1].with_changes(comma=cst.Comma(whitespace_after=closing)),
-    ]
-    return call.with_changes(func=func, args=laid)
+    return laid_out_call(call, model(helper.model), args)

@@ -81,6 +81,31 @@ class RuleDispatcher(cst.CSTVisitor):
         context.lineage.pop()
 
 
+class _Reused(cst.CSTTransformer):
+    """Inside a node's replacement, the replacements of the original's own descendants: a
+    rule rebuilding a call around an argument that another rule rewrites (a transform
+    copies the nodes it keeps, so they are found by their code)."""
+
+    def __init__(self, inner: list[tuple[cst.CSTNode, cst.CSTNode]]) -> None:
+        self.inner = inner
+
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):  # type: ignore[override]
+        for old, new in self.inner:
+            if type(original_node) is type(old) and original_node.deep_equals(old):
+                return new
+        return updated_node
+
+
+def _descendants(node: cst.CSTNode) -> set[cst.CSTNode]:
+    found: set[cst.CSTNode] = set()
+    stack = list(node.children)
+    while stack:
+        child = stack.pop()
+        found.add(child)
+        stack.extend(child.children)
+    return found
+
+
 class EditApplier(cst.CSTTransformer):
     """Applies `Edits` (keyed by nodes of the original tree) in one transform, fixing
     the layout of the lists and bodies they touch."""
@@ -105,7 +130,13 @@ class EditApplier(cst.CSTTransformer):
         self.dirty: set[cst.CSTNode] | None = None
         if parents is not None:
             self.dirty = set()
-            for node in (*edits.removed, *edits.replaced, *edits.inserted_after, *edits.inserted_before, *edits.comments):
+            for node in (
+                *edits.removed,
+                *edits.replaced,
+                *edits.inserted_after,
+                *edits.inserted_before,
+                *edits.comments,
+            ):
                 while node is not None and node not in self.dirty:
                     self.dirty.add(node)
                     node = parents.get(node)
@@ -120,6 +151,13 @@ class EditApplier(cst.CSTTransformer):
         edits = self.edits
         replacement = edits.replaced.get(original_node)
         if replacement is not None:
+            # A replacement may reuse nodes another edit replaces (a call rebuilt around an
+            # argument another rule rewrites): those edits hold inside it too.
+            if len(edits.replaced) > 1:
+                below = _descendants(original_node)
+                inner = [(old, new) for old, new in edits.replaced.items() if old in below]
+                if inner:
+                    return replacement.visit(_Reused(inner))
             return replacement
         comments = edits.comments.get(original_node)
         if comments:

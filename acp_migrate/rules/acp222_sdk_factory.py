@@ -1,0 +1,307 @@
+"""ACP222 sdk-factory: an agent made by a factory around the connection (SDK 0.6:
+`AgentSideConnection(lambda conn: EchoAgent(conn), writer, reader)`); from 0.7 the SDK
+serves an agent object, `run_agent(EchoAgent())`, and hands it the connection in
+`on_connect(conn)`.
+
+The factory still runs up to 1.0, but the agent then holds a connection the SDK made
+before the agent existed, and `on_connect` (where 0.7+ code, the runtime shim
+included, expects the connection) is never the place it arrives.
+
+`fix` moves the forwarding factory (`lambda conn: EchoAgent(conn)`, or the class
+itself) when the class is this module's and its `__init__(self, conn)` only stores the
+connection (`self._conn = conn`): `__init__` becomes `on_connect`, the connection
+statement becomes `await run_agent(EchoAgent())` (the streams passed on unless they
+came from `stdio_streams()`, which `run_agent` calls itself), and the
+`await asyncio.Event().wait()` after it goes: `run_agent` serves until the input ends.
+
+An `__init__` doing more than that keeps the rest (`__init__(self)`), and the lines
+storing the connection move to `on_connect(self, conn)` after it.
+
+Reported for a person, the code left as it is: a factory that does more than forward
+(it builds other objects, passes other arguments, is a function), an `__init__` that
+uses the connection beyond storing it, a class defined elsewhere, a connection kept for
+later use, a factory outside an `async` function.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from acp_migrate.rules.base import Example, Report, Rule
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+CONNECTIONS = frozenset(
+    {"acp.AgentSideConnection", "acp.agent.connection.AgentSideConnection", "acp.core.AgentSideConnection"}
+)
+STREAMS = frozenset({"acp.stdio_streams", "acp.stdio.stdio_streams"})
+FOREVER = "await asyncio.Event().wait()"
+
+
+class CannotMove(Exception):
+    """Why the factory is left to a person."""
+
+
+class ConnectionFactory(Rule):
+    code = "ACP222"
+    name = "sdk-factory"
+    summary = "SDK 0.7 has `run_agent`."
+    fixable = True
+    sdk_release = "0.7.0"
+    triggers = (b"AgentSideConnection",)
+    screen_words = frozenset({"AgentSideConnection"})
+    examples = (
+        Example(
+            before=(
+                "import asyncio\n"
+                "\n"
+                "from acp import Agent, AgentSideConnection, stdio_streams\n"
+                "\n"
+                "\n"
+                "class EchoAgent(Agent):\n"
+                "    def __init__(self, conn):\n"
+                "        self._conn = conn\n"
+                "\n"
+                "\n"
+                "async def main() -> None:\n"
+                "    reader, writer = await stdio_streams()\n"
+                "    AgentSideConnection(lambda conn: EchoAgent(conn), writer, reader)\n"
+                "    await asyncio.Event().wait()\n"
+            ),
+            after=(
+                "from acp import Agent, run_agent\n"
+                "\n"
+                "\n"
+                "class EchoAgent(Agent):\n"
+                "    def on_connect(self, conn):\n"
+                "        self._conn = conn\n"
+                "\n"
+                "\n"
+                "async def main() -> None:\n"
+                "    await run_agent(EchoAgent())\n"
+            ),
+            target_sdk="1.0.0",
+        ),
+        Example(
+            before=(
+                "from acp import AgentSideConnection\n"
+                "\n"
+                "\n"
+                "async def serve(writer, reader, store):\n"
+                "    AgentSideConnection(lambda conn: StoreAgent(conn, store.open()), writer, reader)\n"
+            ),
+            resolved=(
+                "from acp import run_agent\n"
+                "\n"
+                "\n"
+                "async def serve(writer, reader, store):\n"
+                "    await run_agent(StoreAgent(store.open()), writer, reader)  # its on_connect(conn) keeps conn\n"
+            ),
+            target_sdk="1.0.0",
+        ),
+    )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.context.resolve(node.func) not in CONNECTIONS or not node.args:
+            return
+        try:
+            plan = self._plan(node)
+        except CannotMove as why:
+            self.context.report(Report(node, self.code, f"{_shown(self.context, node)}: {why}", fixable=False))
+            return
+        report = Report(
+            node, self.code, f"{_shown(self.context, node)}: from SDK 0.7 `run_agent` serves the agent", True
+        )
+        with self.context.fix(report):
+            plan()
+
+    def _plan(self, node: cst.Call):
+        """The edits moving the factory (registered when called), or CannotMove."""
+        import libcst as cst
+
+        from acp_migrate.cst.names import mentions as mentions_of
+
+        context = self.context
+        made = _forwarded_class(node.args[0].value)
+        if made is None:
+            raise CannotMove(
+                "the factory does more than make the agent from the connection: decide what `on_connect(conn)` does"
+            )
+        cls = next((s for s in context.module.body if isinstance(s, cst.ClassDef) and s.name.value == made), None)
+        if cls is None:
+            raise CannotMove(
+                f"`{made}` is not defined in this module: give it `on_connect(conn)` and serve it with `run_agent`"
+            )
+        init, stores = _connection_stores(cls)
+        alone = len(stores) == len(init.body.body)
+        function, statement = context.function, context.statements[-1] if context.statements else None
+        if function is None or function.asynchronous is None or not isinstance(statement, cst.SimpleStatementLine):
+            raise CannotMove("not a statement of an `async` function: serve the agent with `await run_agent(...)`")
+        small = statement.body[0] if len(statement.body) == 1 else None
+        kept = _kept_name(small, node)
+        body = list(function.body.body)
+        if statement not in body:
+            raise CannotMove("inside a block: serve the agent with `await run_agent(...)`")
+        mentions = context.mentions_in(function)
+        dels = [s for s in body if _deletes(s, kept)] if kept else []
+        inside = mentions_of(node).get(kept, 0) if kept else 0  # `lambda conn: ...` names it too
+        if kept is not None and mentions.get(kept, 0) != 1 + len(dels) + inside:
+            raise CannotMove(f"the connection `{kept}` is used: reach it through the agent's `on_connect`")
+        streams = [a.value for a in node.args[1:]]
+        opened = _opened_streams(body, streams, mentions, context)
+        after = body[body.index(statement) + 1] if body.index(statement) + 1 < len(body) else None
+        forever = after if after is not None and context.code(after) == FOREVER else None
+        arguments = "" if opened is not None else "".join(f", {context.module.code_for_node(s)}" for s in streams)
+        served = cst.parse_statement(
+            f"await run_agent({made}(){arguments})\n", config=context.module.config_for_parsing
+        )
+
+        def edits() -> None:
+            # The class holds no trigger: the walk may have skipped it, so the path down
+            # to the edited name is given (the edits are applied along known parents).
+            context.parents.update({cls.body: cls, init: cls.body, init.name: init, init.params: init, init.body: init})
+            if alone:  # `__init__` only stored the connection: it is `on_connect` now
+                context.replace(init.name, cst.Name("on_connect"))
+            else:  # the stores move to `on_connect`, the rest stays in `__init__`
+                _split(context, init, stores)
+            context.replace(statement, served.with_changes(leading_lines=statement.leading_lines))
+            for gone in (*dels, *filter(None, (opened, forever))):
+                context.remove(gone)
+            context.add_import("acp", "run_agent")
+
+        return edits
+
+
+def _shown(context, node: cst.Call) -> str:
+    return f"`{context.code(node, 60)}`"
+
+
+def _forwarded_class(factory: cst.BaseExpression) -> str | None:
+    """`C` for `lambda conn: C(conn)` (or `C(conn=conn)`) and for `C` itself, else None."""
+    import libcst as cst
+
+    if isinstance(factory, cst.Name):
+        return factory.value
+    if not isinstance(factory, cst.Lambda) or len(factory.params.params) != 1:
+        return None
+    parameter = factory.params.params[0].name.value
+    made = factory.body
+    if not isinstance(made, cst.Call) or not isinstance(made.func, cst.Name) or len(made.args) != 1:
+        return None
+    arg = made.args[0]
+    forwards = isinstance(arg.value, cst.Name) and arg.value.value == parameter and not arg.star
+    return made.func.value if forwards else None
+
+
+def _connection_stores(cls: cst.ClassDef) -> tuple[cst.FunctionDef, list[cst.BaseStatement]]:
+    """The class's `__init__(self, conn)` and its lines storing `conn` on `self`; the
+    other lines must not mention `conn`."""
+    import libcst as cst
+
+    from acp_migrate.cst.names import mentions
+
+    init = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
+    if init is None:
+        raise CannotMove(f"`{cls.name.value}` has no `__init__(self, conn)`: give it `on_connect(conn)`")
+    params = init.params
+    if len(params.params) != 2 or params.star_kwarg or isinstance(params.star_arg, cst.Param) or params.kwonly_params:
+        raise CannotMove(
+            f"`{cls.name.value}.__init__` takes more than the connection: split it into `on_connect(conn)`"
+        )
+    me, conn = params.params[0].name.value, params.params[1].name.value
+    stores = []
+    for line in init.body.body:
+        small = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
+        target = small.targets[0].target if isinstance(small, cst.Assign) and len(small.targets) == 1 else None
+        if (
+            isinstance(target, cst.Attribute)
+            and isinstance(target.value, cst.Name)
+            and target.value.value == me
+            and isinstance(small.value, cst.Name)
+            and small.value.value == conn
+        ):
+            stores.append(line)
+        elif mentions(line).get(conn):
+            raise CannotMove(
+                f"`{cls.name.value}.__init__` uses the connection beyond storing it: move that to `on_connect(conn)`"
+            )
+    if not stores:
+        raise CannotMove(f"`{cls.name.value}.__init__` does not keep the connection: give it `on_connect(conn)`")
+    return init, stores
+
+
+def _kept_name(small: cst.BaseSmallStatement | None, node: cst.Call) -> str | None:
+    """The name the connection is assigned to (None: a bare expression statement)."""
+    import libcst as cst
+
+    if isinstance(small, cst.Expr) and small.value is node:
+        return None
+    if (
+        isinstance(small, cst.Assign)
+        and small.value is node
+        and len(small.targets) == 1
+        and isinstance(small.targets[0].target, cst.Name)
+    ):
+        return small.targets[0].target.value
+    raise CannotMove("the connection is used in an expression: serve the agent with `await run_agent(...)`")
+
+
+def _deletes(statement: cst.BaseStatement, name: str | None) -> bool:
+    import libcst as cst
+
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return False
+    small = statement.body[0]
+    return isinstance(small, cst.Del) and isinstance(small.target, cst.Name) and small.target.value == name
+
+
+def _opened_streams(body, streams, mentions, context) -> cst.SimpleStatementLine | None:
+    """The `reader, writer = await stdio_streams()` line the streams come from and only
+    feed the connection (`run_agent` opens them itself), else None."""
+    import libcst as cst
+
+    names = [s.value for s in streams if isinstance(s, cst.Name)]
+    if len(names) != 2 or len(streams) != 2 or any(mentions.get(name, 0) != 2 for name in names):
+        return None
+    for statement in body:
+        small = (
+            statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 else None
+        )
+        if not isinstance(small, cst.Assign) or not isinstance(small.value, cst.Await):
+            continue
+        call = small.value.expression
+        target = small.targets[0].target if len(small.targets) == 1 else None
+        bound = (
+            [e.value.value for e in target.elements if isinstance(e.value, cst.Name)]
+            if isinstance(target, cst.Tuple)
+            else []
+        )
+        if isinstance(call, cst.Call) and context.resolve(call.func) in STREAMS and sorted(bound) == sorted(names):
+            return statement
+    return None
+
+
+def _split(context, init: cst.FunctionDef, stores: list[cst.BaseStatement]) -> None:
+    """`__init__(self)` keeping the lines but `stores`, and `on_connect(self, conn)` after
+    it holding them."""
+    import libcst as cst
+
+    module = context.module
+    me = init.params.params[0].name.value
+    lines = "".join(module.code_for_node(line.with_changes(leading_lines=[])) for line in stores)
+    unit = module.default_indent
+    on_connect = cst.parse_statement(
+        # the parameter as written: its annotation kept
+        f"def on_connect({me}, {module.code_for_node(init.params.params[1].with_changes(comma=cst.MaybeSentinel.DEFAULT))}) -> None:\n"
+        + "".join(unit + line + "\n" for line in lines.splitlines()),
+        config=module.config_for_parsing,
+    )
+    context.replace(
+        init.params,
+        init.params.with_changes(params=[init.params.params[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)]),
+    )
+    for line in stores:
+        context.parents.setdefault(line, init.body)
+        context.remove(line)
+    context.insert_after(init, [on_connect.with_changes(leading_lines=[cst.EmptyLine(indent=False)])])

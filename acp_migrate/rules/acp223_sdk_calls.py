@@ -1,0 +1,117 @@
+"""ACP223 sdk-calls: a connection method of SDK 0.6 called with one
+request model (`await conn.sessionUpdate(SessionNotification(sessionId=sid,
+update=chunk))`); from 0.7 the method is `session_update(session_id=..., update=...)`,
+one keyword argument per field.
+
+Up to 1.0 the SDK still accepts the camelCase call with a warning; 1.0's own code and
+every example since 0.7 use the keyword form, and the request model's camelCase fields
+are a 0.6 spelling.
+
+`fix` rewrites a call whose one argument builds the request model in place, with
+keyword arguments in 0.6's spelling (`sessionId=`): the method's 0.7 name, each field by its 0.7 name (`sessionId=` ->
+`session_id=`). The same on the agent's connection (`requestPermission`,
+`readTextFile`, `writeTextFile`, `createTerminal`, the terminal methods) and on the
+client's (`newSession`, `loadSession`, `setSessionMode`, `setSessionModel`).
+
+Reported for a person, the call left as it is: a request model with `field_meta`
+(from 0.7 its keys are keyword arguments of their own), positional arguments or
+`**kwargs`, or a field the target's method does not take. A request model built
+earlier and passed by name, or built with 0.7's field names (what `fix` makes of
+`session_notification(...)`, ACP205), is left alone: it still runs up to 1.0.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from acp_migrate.rules.base import Example, Report, Rule
+from acp_migrate.rules.shared.sdk_signatures import CAMEL_METHODS
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+
+class SdkRequestObjectCall(Rule):
+    code = "ACP223"
+    name = "sdk-calls"
+    summary = "SDK 0.7 calls: keywords."
+    fixable = True
+    sdk_release = "0.7.0"
+    triggers = tuple(name.encode() for name in sorted(CAMEL_METHODS))
+    screen_words = frozenset(CAMEL_METHODS)
+    examples = (
+        Example(
+            before=(
+                "from acp import SessionNotification\n"
+                "\n"
+                "\n"
+                "async def say(conn, sid, chunk):\n"
+                "    await conn.sessionUpdate(SessionNotification(sessionId=sid, update=chunk))\n"
+            ),
+            after=("async def say(conn, sid, chunk):\n    await conn.session_update(session_id=sid, update=chunk)\n"),
+            target_sdk="1.0.0",
+        ),
+        Example(
+            before=(
+                "from acp import SessionNotification\n"
+                "\n"
+                "\n"
+                "async def say(conn, sid, chunk):\n"
+                "    await conn.sessionUpdate(SessionNotification(sessionId=sid, update=chunk, field_meta={'a': 1}))\n"
+            ),
+            resolved=(
+                "async def say(conn, sid, chunk):\n    await conn.session_update(session_id=sid, update=chunk, a=1)\n"
+            ),
+            target_sdk="1.0.0",
+        ),
+    )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        import libcst as cst
+
+        from acp_migrate.rules.shared.generated import laid_out_call
+        from acp_migrate.rules.shared.sdk_handlers import snake
+        from acp_migrate.rules.shared.sdk_signatures import parameters
+
+        func = node.func
+        if not isinstance(func, cst.Attribute) or func.attr.value not in CAMEL_METHODS or len(node.args) != 1:
+            return
+        if isinstance(func.value, cst.Name) and func.value.value in ("self", "cls"):
+            return
+        model = node.args[0].value
+        if node.args[0].keyword is not None or not isinstance(model, cst.Call):
+            return
+        if not self._request_model(model.func):
+            return
+        if not any(arg.keyword is not None and snake(arg.keyword.value) != arg.keyword.value for arg in model.args):
+            return  # no 0.6 spelling: written from 0.7 on (`SessionNotification(session_id=...)`), it still runs
+        method = CAMEL_METHODS[func.attr.value]
+        shown = f"`{self.context.code(node, 60)}`"
+        message = f"{shown}: from SDK 0.7 `{method}` takes one keyword argument per field"
+        sdk = self.context.settings.sdk
+        taken = parameters(method, sdk.version) if sdk is not None else None
+        if taken is None:
+            self._left(node, f"{message}; SDK {sdk.version if sdk else '?'} has no `{method}`: decide what replaces it")
+            return
+        fields = [arg.keyword.value if arg.keyword is not None else None for arg in model.args]
+        if None in fields or any(arg.star for arg in model.args):
+            self._left(node, f"{message}; the request model takes positional arguments here: name its fields")
+            return
+        if "field_meta" in fields:
+            self._left(node, f"{message}; its `field_meta` keys become keyword arguments of their own: write them out")
+            return
+        unknown = [field for field in fields if snake(field) not in taken]
+        if unknown:
+            self._left(node, f"{message}; SDK {sdk.version} takes no {', '.join(unknown)}: decide where it goes")
+            return
+        keywords = [arg.with_changes(keyword=cst.Name(snake(arg.keyword.value))) for arg in model.args]
+        report = Report(node, self.code, message, fixable=True)
+        with self.context.fix(report):
+            self.context.replace(node, laid_out_call(node, func.with_changes(attr=cst.Name(method)), keywords))
+
+    def _request_model(self, func: cst.BaseExpression) -> bool:
+        qualified = self.context.resolve(func) or ""
+        return qualified.startswith("acp.") and qualified.endswith(("Request", "Notification"))
+
+    def _left(self, node: cst.Call, message: str) -> None:
+        self.context.report(Report(node, self.code, message, fixable=False))

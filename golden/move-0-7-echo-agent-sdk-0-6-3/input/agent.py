@@ -1,0 +1,52 @@
+# Case: SDK 0.6.3's examples/echo_agent.py (agent-client-protocol 0.6.3, Apache-2.0), moved to 1.0: newSession on an acp.Agent subclass answers null from 0.7
+import asyncio
+from uuid import uuid4
+
+from acp import (
+    Agent,
+    AgentSideConnection,
+    InitializeRequest,
+    InitializeResponse,
+    NewSessionRequest,
+    NewSessionResponse,
+    PromptRequest,
+    PromptResponse,
+    session_notification,
+    stdio_streams,
+    text_block,
+    update_agent_message,
+)
+
+
+class EchoAgent(Agent):
+    def __init__(self, conn):
+        self._conn = conn
+
+    async def initialize(self, params: InitializeRequest) -> InitializeResponse:
+        return InitializeResponse(protocolVersion=params.protocolVersion)
+
+    async def newSession(self, params: NewSessionRequest) -> NewSessionResponse:
+        return NewSessionResponse(sessionId=uuid4().hex)
+
+    async def prompt(self, params: PromptRequest) -> PromptResponse:
+        for block in params.prompt:
+            text = block.get("text", "") if isinstance(block, dict) else getattr(block, "text", "")
+            chunk = update_agent_message(text_block(text))
+            chunk.field_meta = {"echo": True}
+            chunk.content.field_meta = {"echo": True}
+
+            notification = session_notification(params.sessionId, chunk)
+            notification.field_meta = {"source": "echo_agent"}
+
+            await self._conn.sessionUpdate(notification)
+        return PromptResponse(stopReason="end_turn")
+
+
+async def main() -> None:
+    reader, writer = await stdio_streams()
+    AgentSideConnection(lambda conn: EchoAgent(conn), writer, reader)
+    await asyncio.Event().wait()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
