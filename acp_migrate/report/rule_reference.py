@@ -23,6 +23,8 @@ REFERENCE = "docs/rules.md"
 README = "README.md"
 REGENERATE = "python -m acp_migrate.report.rule_reference"
 INDEX_HEADER = "| code | name | fix | what |\n"
+# The README's table stays short as rules come: each code links to its section here.
+README_INDEX_HEADER = "| code | name | fix |\n"
 # A longer example (ACP009's: the whole shim) is shown by `acp-migrate rules CODE` only.
 MAX_EXAMPLE_LINES = 60
 
@@ -32,11 +34,11 @@ def anchor(rule: RuleInfo) -> str:
     return f"#{rule.code.lower()}-{rule.name}"
 
 
-def render_rule_index(rules: Sequence[RuleInfo], *, linked: bool = True) -> str:
-    """The Markdown table of every rule; `linked`: each code links to its section below."""
+def render_rule_index(rules: Sequence[RuleInfo]) -> str:
+    """The Markdown table of every rule, each code linking to its section below."""
     lines = [INDEX_HEADER.rstrip("\n"), "|---|---|---|---|"]
     for rule in rules:
-        code = f"[{rule.code}]({anchor(rule)})" if linked else rule.code
+        code = f"[{rule.code}]({anchor(rule)})"
         summary = rule.summary.replace("|", "\\|")
         lines.append(f"| {code} | {rule.name} | {'yes' if rule.fixable else ''} | {summary} |")
     return "".join(line + "\n" for line in lines)
@@ -47,7 +49,7 @@ def render_rule_reference(rules: Sequence[RuleInfo]) -> str:
         "# Rules\n\n"
         "Generated from each rule's own documentation and examples (what `acp-migrate rules CODE`\n"
         f"prints; the tests run every example): `{REGENERATE}`.\n"
-        "ACP001-ACP010 are the codemod's (`check`, `diff`, `fix`), ACP100 is `check`'s\n"
+        "ACP001-ACP011 and ACP200 and up are the codemod's (`check`, `diff`, `fix`), ACP100 is `check`'s\n"
         "`--report-unused-suppressions`, ACP101 and up are the wire rules of `acp-migrate probe`.\n"
     )
     sections = [introduction, render_rule_index(rules)]
@@ -68,11 +70,18 @@ def _shortened(code: str, example: RuleExample) -> RuleExample:
     return replace(example, before=short(example.before), after=short(example.after), resolved=short(example.resolved))
 
 
+def render_readme_index(rules: Sequence[RuleInfo]) -> str:
+    lines = [README_INDEX_HEADER.rstrip("\n"), "|---|---|---|"]
+    for rule in rules:
+        lines.append(f"| [{rule.code}]({REFERENCE}{anchor(rule)}) | {rule.name} | {'yes' if rule.fixable else ''} |")
+    return "".join(line + "\n" for line in lines)
+
+
 def with_index(readme: str, rules: Sequence[RuleInfo]) -> str:
     """`readme` with its rules table (from its header to the blank line) rendered afresh."""
-    start = readme.index(INDEX_HEADER)
+    start = readme.index(README_INDEX_HEADER)
     end = readme.index("\n\n", start) + 1
-    return readme[:start] + render_rule_index(rules, linked=False) + readme[end:]
+    return readme[:start] + render_readme_index(rules) + readme[end:]
 
 
 def main() -> None:
