@@ -50,7 +50,7 @@ import re
 from dataclasses import dataclass, field
 
 from acp_migrate.rules.base import Example, Rule
-from acp_migrate.rules.shared import CAPABILITY_KEYS, LEGACY_KEYS, LEGACY_TOKENS
+from acp_migrate.rules.shared import CAPABILITY_KEYS, HISTORICAL_TEXTS, LEGACY_KEYS, LEGACY_TOKENS
 
 # Docs sketches also write the capabilities as a plain `capabilities` key.
 _CAPABILITIES_KEYS = CAPABILITY_KEYS | {"capabilities"}
@@ -645,8 +645,7 @@ class MarkdownCapabilities(Rule):
     fixable = True
     triggers = LEGACY_TOKENS
     suffixes = (".md", ".markdown", ".rst")
-    # Historical texts say what was true then: RFCs, decision records, changelogs.
-    skipped_names = ("rfcs", "rfc", "adr", "adrs", "decisions", "changelog*", "history*", "news*", "release-notes*")
+    skipped_names = HISTORICAL_TEXTS
     examples = (
         Example(
             before=(

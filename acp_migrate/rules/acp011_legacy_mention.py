@@ -31,7 +31,7 @@ file kept on purpose.
 from __future__ import annotations
 
 from acp_migrate.rules.base import NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, POPPED_KEY, Example, Rule
-from acp_migrate.rules.shared import CAPABILITY_CLASSES, LEGACY_KEYS, LEGACY_TOKENS
+from acp_migrate.rules.shared import CAPABILITY_CLASSES, HISTORICAL_TEXTS, LEGACY_KEYS, LEGACY_TOKENS
 
 # A settings model whose dump is splatted into the capabilities, with `field` among its fields.
 _SETTINGS = (
@@ -61,6 +61,7 @@ class LegacyMention(Rule):
     screen_words = LEGACY_KEYS
     screen_harmless = frozenset({NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, POPPED_KEY})
     suffixes = (".py", ".pyi", ".ipynb", ".md", ".rst", ".json", ".yaml", ".yml", ".ambr")
+    skipped_names = HISTORICAL_TEXTS  # as ACP006: what was true then (AgentPool's docs/rfcs)
     examples = (
         Example(
             before=_SETTINGS.format(field="    slash_commands: list[dict] = []\n"),

@@ -61,3 +61,7 @@ KEEP, REWRITE, REMOVE, PARTIAL, LEFT = "keep", "rewrite", "remove", "partial", "
 # 15x slower); a stub's call count (no `wraps=`) is found only beside a legacy token.
 SPY_ASSERTIONS = frozenset({"assert_called", "assert_called_once", "assert_called_once_with", "call_count"})
 SPY_TOKENS: tuple[bytes, ...] = (b"wraps=", b".spy(")
+
+# Historical texts say what was true then (RFCs, decision records, changelogs): rules
+# reading documents leave them as written (`Rule.skipped_names`).
+HISTORICAL_TEXTS = ("rfcs", "rfc", "adr", "adrs", "decisions", "changelog*", "history*", "news*", "release-notes*")
