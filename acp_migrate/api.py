@@ -20,7 +20,8 @@ named like the configuration keys with underscores: `select`, `ignore`, `exclude
 `bytes` out). Errors in a file never raise: they are in `errors` / `error`, and
 `exit_code` is what the command line would exit with. A bad configuration raises
 `ConfigError`; a repository git refuses to read (its ignore files unknown) raises
-`GitUnavailable`.
+`GitUnavailable`; a fix stopped by Ctrl-C or SIGTERM raises `StoppedRun` (a
+KeyboardInterrupt) naming what it wrote: nothing, or all.
 
 Importing this module does not import LibCST; analysing a file that may hold legacy
 code does.
@@ -39,7 +40,7 @@ from acp_migrate.engine.analysis import analyze_source
 from acp_migrate.engine.execution.discover import FileSelector, GitUnavailable
 from acp_migrate.engine.execution.files import FileAccessError
 from acp_migrate.engine.execution.modules import file_system_modules
-from acp_migrate.engine.execution.runner import companions_to_write, run
+from acp_migrate.engine.execution.runner import StoppedRun, companions_to_write, run
 from acp_migrate.findings import Finding, SourceError
 from acp_migrate.results import FileError, FileOutcome, Mode, RunResult
 from acp_migrate.rulebook import Example, RuleInfo
@@ -56,6 +57,7 @@ __all__ = [
     "RuleInfo",
     "RunReport",
     "SourceReport",
+    "StoppedRun",
     "check_paths",
     "check_source",
     "diff_paths",

@@ -30,7 +30,7 @@ class FileError:
 class CompanionFile:
     """A file a fixed source needs beside it (the vendored runtime shim), written by fix
     before the source. `original`: its bytes before (None: new); `content` is kept in
-    diff mode only."""
+    diff mode, and in fix mode until written."""
 
     path: str  # display path
     path_in_folder: str = ""  # relative to the fixed file's folder
@@ -44,7 +44,8 @@ class FileOutcome:
     """What happened to one file (nothing changes it once made).
 
     `changed`: fix would rewrite it, or did (see `written`); not computed in check mode.
-    The bytes `original` and `fixed_source` are kept only in diff mode, to show the change.
+    The bytes `original` and `fixed_source` are kept in diff mode, to show the change, and
+    in fix mode until the run writes them (all files at once).
     """
 
     path: str

@@ -205,16 +205,22 @@ def test_fix_keeps_the_file_mode(project: Path) -> None:
     assert stat.S_IMODE(script.stat().st_mode) == 0o755
 
 
-def test_fix_of_a_read_only_file_is_an_error_and_leaves_it_untouched(project: Path) -> None:
+def test_fix_of_a_read_only_file_is_an_error_and_writes_nothing(project: Path) -> None:
+    # A run is never half-applied: one file that cannot be written keeps the others too.
     locked = write(project / "locked.py", b"LEGACY\n")
     locked.chmod(0o444)
     write(project / "open.py", b"LEGACY\n")
 
     result = run(Mode.FIX, [])
 
-    assert [(e.path, e.reason) for e in result.errors] == [("locked.py", "permission denied: file is read-only")]
+    assert [(e.path, e.reason) for e in result.errors] == [
+        ("locked.py", "permission denied: file is read-only"),
+        ("open.py", "not written: fix writes all of a run's files or none, and locked.py cannot be written"),
+    ]  # fmt: skip
     assert locked.read_bytes() == b"LEGACY\n"
-    assert (project / "open.py").read_bytes() == b"MODERN\n"
+    assert (project / "open.py").read_bytes() == b"LEGACY\n"
+    assert not [path for path in os.listdir(project) if path.endswith(".tmp")]  # the staged file removed
+    assert not any(outcome.written for outcome in result.files)
     assert result.exit_code() == 2
 
 

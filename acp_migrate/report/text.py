@@ -10,7 +10,7 @@ per file and rule.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from acp_migrate.escape import shown, shown_path
 from acp_migrate.findings import Finding
@@ -211,6 +211,15 @@ def _unanalysed(result: RunResult) -> str:
     if unwritten:
         parts.append(f"{_count(unwritten, 'file')} could not be written")
     return "; ".join(parts)
+
+
+def render_stopped(written: Sequence[str]) -> str:
+    """What a stopped `fix` wrote: nothing, or every file of the run (its writes are one step)."""
+    if not written:
+        return "fix stopped: nothing was written\n"
+    return (
+        f"fix stopped once its writes were done: {_count(len(written), 'file')} written ({_named(sorted(written))})\n"
+    )
 
 
 # The summary is one line: past this many, the files added are counted, not named.

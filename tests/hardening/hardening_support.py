@@ -4,10 +4,12 @@ CLI where the process is tested), legacy sources, tree snapshots."""
 from __future__ import annotations
 
 import ast
+import contextlib
 import os
 import subprocess
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from support.command import run_acp_migrate
@@ -97,3 +99,26 @@ def run_guarded(
         preexec_fn=limit_memory,
         **kwargs,
     )
+
+
+@contextlib.contextmanager
+def holding_fifo(process: subprocess.Popen, fifo: Path) -> Iterator[bool]:
+    """Block until `process` opens `fifo` for reading, and hold its writing end open for
+    the block (a run waiting on it, at a phase of ACP_MIGRATE_PHASES, waits until the
+    block ends). Yields whether the process is still running; one that ended first
+    releases the open instead."""
+    opened = threading.Event()
+
+    def release_when_ended() -> None:
+        process.wait()
+        reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # the open below returns
+        opened.wait()
+        os.close(reader)
+
+    threading.Thread(target=release_when_ended, daemon=True).start()
+    writer = os.open(fifo, os.O_WRONLY)
+    opened.set()
+    try:
+        yield process.poll() is None
+    finally:
+        os.close(writer)

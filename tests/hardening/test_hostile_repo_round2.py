@@ -10,11 +10,10 @@ import os
 import shutil
 import signal
 import subprocess
-import threading
 from pathlib import Path
 
 import pytest
-from hardening_support import CLI, HANG_GUARD, LEGACY_SNIPPETS, REPO, limit_memory, run_guarded, snapshot
+from hardening_support import CLI, HANG_GUARD, LEGACY_SNIPPETS, REPO, holding_fifo, limit_memory, run_guarded, snapshot
 from support.processes import session_ended
 
 pytestmark = pytest.mark.slow  # the installed command, in processes
@@ -68,24 +67,6 @@ def test_a_file_the_parser_cannot_afford_is_refused_before_parsing(tmp_path: Pat
 # -- a stop ends the run at once ------------------------------------------------------------
 
 
-def _opened_for_reading(process: subprocess.Popen, fifo: Path) -> bool:
-    """Block until `process` opens `fifo` (the guarded reader opens it, then refuses it);
-    False when the process ended first."""
-
-    opened = threading.Event()
-
-    def release_when_ended() -> None:
-        process.wait()
-        reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # the open below returns
-        opened.wait()
-        os.close(reader)
-
-    threading.Thread(target=release_when_ended, daemon=True).start()
-    os.close(os.open(fifo, os.O_WRONLY))
-    opened.set()
-    return process.poll() is None
-
-
 @pytest.mark.parametrize("to_group", [True, False], ids=["sigterm", "sigterm to the command"])
 def test_sigterm_does_not_wait_for_the_file_being_analysed(tmp_path: Path, to_group: bool) -> None:
     # A big agent whose base module is looked up (a FIFO: the moment the analysis reaches
@@ -98,8 +79,8 @@ def test_sigterm_does_not_wait_for_the_file_being_analysed(tmp_path: Path, to_gr
         [str(CLI), "fix", "agent.py"], cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         start_new_session=True, preexec_fn=limit_memory,
     )  # fmt: skip
-    assert _opened_for_reading(process, tmp_path / "base.py"), process.communicate()
-
+    with holding_fifo(process, tmp_path / "base.py") as running:
+        assert running, process.communicate()
     (os.killpg if to_group else os.kill)(process.pid, signal.SIGTERM)
 
     _, errors = process.communicate(timeout=HANG_GUARD)

@@ -7,7 +7,9 @@ import errno
 import os
 import signal
 import stat
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Self
 
 _REASONS = {
     errno.EACCES: "permission denied",
@@ -23,11 +25,13 @@ _REASONS = {
 
 
 class FileAccessError(Exception):
-    """A file that could not be read or written; `reason` has no path in it."""
+    """A file that could not be read or written; `reason` has no path in it; `path`: the
+    file of a `WriteBatch` it is about, as shown."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, path: str = "") -> None:
         super().__init__(reason)
         self.reason = reason
+        self.path = path
 
 
 def describe_os_error(exc: OSError) -> str:
@@ -112,7 +116,7 @@ def write_atomic(
     roots: Sequence[str] | None = None,
     expect: Unchanged | None = None,
 ) -> None:
-    """Replace the file's content with `data`, all or nothing: the one writer of project files.
+    """Replace the file's content with `data`, all or nothing: one file's `WriteBatch`.
 
     Writes a temp file in the same folder, fsyncs it, gives it the original mode
     (and owner, when allowed), then renames it over the original. A symlink is written
@@ -120,62 +124,151 @@ def write_atomic(
     would let us (root), because the user marked it so.
     `create`: a missing file is created, with the mode a new file gets (the umask's).
     `roots`: the folders the target's real path must lie in (a symlink, or a folder
-    swapped for one, pointing out of the project is refused); checked at write time on
-    the folder the file is renamed in, which is held open meanwhile.
+    swapped for one, pointing out of the project is refused); checked on the folder the
+    file is renamed in, which is held open until the rename.
     `expect`: what the target held when it was read; if it holds something else now
     (an editor saved it meanwhile), it is refused, not overwritten.
     """
-    with staged_write(path, data, create=create, roots=roots, expect=expect):
-        pass
+    with WriteBatch(roots) as batch:
+        batch.stage(path, data, create=create, expect=expect)
+        batch.commit()
 
 
-@contextlib.contextmanager
-def staged_write(
-    path: str,
-    data: bytes,
-    *,
-    create: bool = False,
-    roots: Sequence[str] | None = None,
-    expect: Unchanged | None = None,
-) -> Iterator[None]:
-    """`write_atomic` in two steps: the checks and the temp file on entry (FileAccessError
-    there: nothing was written), the rename on leaving the block, unless it raises. What
-    the block writes (a file's companions) is written only for a file that can be."""
-    with _checked_folder(path, roots) as (folder, name), _staged_in(folder, name, data, create=create, expect=expect):
-        yield
+@dataclass(slots=True)
+class _Staged:
+    shown: str  # for output
+    folder: int  # the target's real folder, held open
+    name: str
+    temp_name: str | None  # None: a deletion
+    data: bytes | None
+    expect: Unchanged | None
+    renamed: bool = False
+
+
+class WriteBatch:
+    """The writes of a run, all or none: each file staged as a temp file beside its
+    target (its folder held open and checked to lie in `roots`), then `commit` renames
+    them in one burst with stops held. Leaving the block removes the temp files not
+    renamed (an error or a stop before the burst: nothing was written). It holds every
+    new file's bytes until then: a run's changed files, twice (read and fixed)."""
+
+    def __init__(self, roots: Sequence[str] | None = None) -> None:
+        self._roots = roots
+        self._folders: dict[str, int] = {}  # one open descriptor per real folder
+        self._staged: list[_Staged] = []
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        for staged in self._staged:
+            if staged.temp_name is not None and not staged.renamed:
+                _remove_quietly_in(staged.folder, staged.temp_name)
+        for folder in self._folders.values():
+            os.close(folder)
+
+    def stage(
+        self, path: str, data: bytes, *, create: bool = False, expect: Unchanged | None = None, shown: str = ""
+    ) -> None:
+        """The checks and the temp file; FileAccessError (its `path`: `shown`) when it cannot be."""
+        folder, name = self._folder_of(path, shown)
+        try:
+            original = _writable_original(folder, name, create=create)
+        except FileAccessError as exc:
+            raise FileAccessError(exc.reason, shown) from None
+        staged = _Staged(shown, folder, name, _temp_name(folder, name), data, expect)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+        with _stops_held():  # from the open on, the temp file is listed: a stop leaves none behind
+            try:
+                fd = os.open(staged.temp_name, flags, 0o600, dir_fd=folder)
+            except OSError as exc:
+                raise FileAccessError(describe_os_error(exc), shown) from exc
+            self._staged.append(staged)
+        try:
+            with os.fdopen(fd, "wb") as stream:
+                stream.write(data)
+                stream.flush()
+                if original is not None:
+                    os.fchmod(stream.fileno(), stat.S_IMODE(original.st_mode))
+                    _keep_owner(stream.fileno(), original)
+                else:
+                    umask = os.umask(0)
+                    os.umask(umask)
+                    os.fchmod(stream.fileno(), 0o666 & ~umask)
+                os.fsync(stream.fileno())
+        except OSError as exc:
+            raise FileAccessError(describe_os_error(exc), shown) from exc
+
+    def stage_deletion(self, path: str, *, expect: Unchanged | None = None, shown: str = "") -> None:
+        folder, name = self._folder_of(path, shown)
+        self._staged.append(_Staged(shown, folder, name, None, None, expect))
+
+    def commit(self, renamed: list[str] | None = None, *, after_first: Callable[[], None] | None = None) -> None:
+        """Every staged file checked to hold still what was read, then all renamed (or
+        deleted), with stops held: a stop during it takes effect once it is done. A file
+        changed meanwhile: FileAccessError, and nothing is renamed. `renamed` gets each
+        file's `shown` as it is done; `after_first` runs once the first is."""
+        with _stops_held():
+            holding = []
+            for staged in self._staged:
+                if staged.expect is None:
+                    holding.append(False)
+                    continue
+                if staged.temp_name is None and not _exists(staged.folder, staged.name):
+                    holding.append(True)  # gone already (two runs at once)
+                    continue
+                try:
+                    holding.append(_check_unchanged(staged.folder, staged.name, staged.expect, staged.data))
+                except FileAccessError as exc:
+                    raise FileAccessError(exc.reason, staged.shown) from None
+            for staged, done in zip(self._staged, holding, strict=True):
+                try:
+                    if staged.temp_name is None:
+                        if not done:
+                            os.unlink(staged.name, dir_fd=staged.folder)
+                    elif done:  # it holds the bytes already (another run's fix)
+                        _remove_quietly_in(staged.folder, staged.temp_name)
+                    else:
+                        os.replace(staged.temp_name, staged.name, src_dir_fd=staged.folder, dst_dir_fd=staged.folder)
+                except FileNotFoundError:
+                    pass  # a deletion: gone meanwhile (two runs at once)
+                except OSError as exc:
+                    raise FileAccessError(describe_os_error(exc), staged.shown) from exc
+                staged.renamed = True
+                if renamed is not None:
+                    renamed.append(staged.shown)
+                if after_first is not None:
+                    after_first()
+                    after_first = None
+        for folder in self._folders.values():
+            try:
+                os.fsync(folder)  # makes the renames durable; not possible everywhere: best effort
+            except OSError:
+                pass
+
+    def _folder_of(self, path: str, shown: str) -> tuple[int, str]:
+        directory, name = os.path.split(os.path.realpath(path))
+        if directory not in self._folders:
+            try:
+                folder = os.open(directory, _DIRECTORY_FLAGS | _NOFOLLOW)
+            except OSError as exc:
+                raise FileAccessError(describe_os_error(exc), shown) from exc
+            try:
+                if self._roots is not None:
+                    _check_inside(folder, directory, name, self._roots)
+            except FileAccessError as exc:
+                os.close(folder)
+                raise FileAccessError(exc.reason, shown) from None
+            self._folders[directory] = folder
+        return self._folders[directory], name
 
 
 def delete_file(path: str, *, roots: Sequence[str] | None = None, expect: Unchanged | None = None) -> None:
     """Remove the file (a test module left with no test), with the writer's guards: its
     real folder in `roots`, and still holding what was read (`expect`)."""
-    with _checked_folder(path, roots) as (folder, name):
-        if not _exists(folder, name):
-            return  # gone already (two runs at once)
-        if expect is not None:
-            _check_unchanged(folder, name, expect, data=None)
-        try:
-            os.unlink(name, dir_fd=folder)
-        except FileNotFoundError:
-            return  # gone meanwhile (two runs at once)
-        except OSError as exc:
-            raise FileAccessError(describe_os_error(exc)) from exc
-
-
-@contextlib.contextmanager
-def _checked_folder(path: str, roots: Sequence[str] | None) -> Iterator[tuple[int, str]]:
-    """(the target's real folder, held open and checked to lie in `roots`; its name)."""
-    target = os.path.realpath(path)
-    directory, name = os.path.split(target)
-    try:
-        folder = os.open(directory, _DIRECTORY_FLAGS | _NOFOLLOW)
-    except OSError as exc:
-        raise FileAccessError(describe_os_error(exc)) from exc
-    try:
-        if roots is not None:
-            _check_inside(folder, directory, name, roots)
-        yield folder, name
-    finally:
-        os.close(folder)
+    with WriteBatch(roots) as batch:
+        batch.stage_deletion(path, expect=expect)
+        batch.commit()
 
 
 def _check_inside(folder: int, directory: str, name: str, roots: Sequence[str]) -> None:
@@ -198,51 +291,21 @@ def _check_inside(folder: int, directory: str, name: str, roots: Sequence[str]) 
     raise FileAccessError(f"not written: its real path {os.path.join(real, name)} is outside the project")
 
 
-@contextlib.contextmanager
-def _staged_in(folder: int, name: str, data: bytes, *, create: bool, expect: Unchanged | None) -> Iterator[None]:
+def _writable_original(folder: int, name: str, *, create: bool) -> os.stat_result | None:
+    """The target's status (None: missing, and `create`); FileAccessError when it may not be written."""
     try:
         original: os.stat_result | None = os.stat(name, dir_fd=folder, follow_symlinks=False)
     except FileNotFoundError as exc:
         if not create:
             raise FileAccessError(describe_os_error(exc)) from exc
-        original = None
+        return None
     except OSError as exc:
         raise FileAccessError(describe_os_error(exc)) from exc
-    if original is not None and not stat.S_ISREG(original.st_mode):
+    if not stat.S_ISREG(original.st_mode):
         raise FileAccessError("not a regular file")
-    if original is not None and (not original.st_mode & 0o222 or not os.access(name, os.W_OK, dir_fd=folder)):
+    if not original.st_mode & 0o222 or not os.access(name, os.W_OK, dir_fd=folder):
         raise FileAccessError("permission denied: file is read-only")
-
-    temp_name = _temp_name(folder, name)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
-    with _stops_held():
-        try:  # from the open on: a stop arriving right after it leaves no temp file behind
-            fd = os.open(temp_name, flags, 0o600, dir_fd=folder)
-            with os.fdopen(fd, "wb") as stream:
-                stream.write(data)
-                stream.flush()
-                if original is not None:
-                    os.fchmod(stream.fileno(), stat.S_IMODE(original.st_mode))
-                    _keep_owner(stream.fileno(), original)
-                else:
-                    umask = os.umask(0)
-                    os.umask(umask)
-                    os.fchmod(stream.fileno(), 0o666 & ~umask)
-                os.fsync(stream.fileno())
-            yield
-            if expect is not None and _check_unchanged(folder, name, expect, data):
-                _remove_quietly_in(folder, temp_name)  # it holds `data` already (another run's fix)
-                return
-            os.replace(temp_name, name, src_dir_fd=folder, dst_dir_fd=folder)
-        except BaseException as exc:
-            _remove_quietly_in(folder, temp_name)
-            if isinstance(exc, OSError):
-                raise FileAccessError(describe_os_error(exc)) from exc
-            raise
-    try:
-        os.fsync(folder)  # makes the rename durable; not possible everywhere: best effort
-    except OSError:
-        pass
+    return original
 
 
 @contextlib.contextmanager

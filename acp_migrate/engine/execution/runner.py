@@ -1,8 +1,9 @@
 """Run one mode (`check`, `diff`, `fix`) over the PATH arguments and collect per-file outcomes.
 
 The execution side of the engine: discover the files, read them, hand each to the
-analysis (`engine/codemod.analyze_source`, the one entry into it), write the result,
-in worker processes for a big run (`engine/execution/pool.py`). Each file is handled by
+analysis (`engine/codemod.analyze_source`, the one entry into it), in worker processes
+for a big run (`engine/execution/pool.py`); in fix, once every file is analysed and
+the project decided, write every result in one step (`_write_together`). Each file is handled by
 `process_file`, a top-level function of a picklable job; a run is one job template
 applied to the paths discovery finds (`process_paths`).
 """
@@ -23,12 +24,10 @@ from acp_migrate.engine.execution.discover import DiscoveryOptions, PathError, i
 from acp_migrate.engine.execution.files import (
     FileAccessError,
     Unchanged,
-    delete_file,
+    WriteBatch,
     describe_os_error,
     read_source,
     remove_leftovers,
-    staged_write,
-    write_atomic,
 )
 from acp_migrate.engine.execution.modules import file_system_modules
 from acp_migrate.engine.execution.pool import WorkerDied, available_cores, run_in_workers, working_on
@@ -37,7 +36,16 @@ from acp_migrate.findings import Finding, SourceError
 from acp_migrate.results import CompanionFile, FileError, FileOutcome, Mode, RunResult
 from acp_migrate.settings import DEFAULT_SETTINGS, ProjectFacts, RuleSettings
 
-__all__ = ["FileJob", "companions_to_write", "display_path", "process_file", "process_paths", "run", "write_roots"]
+__all__ = [
+    "FileJob",
+    "StoppedRun",
+    "companions_to_write",
+    "display_path",
+    "process_file",
+    "process_paths",
+    "run",
+    "write_roots",
+]
 
 
 @dataclass(slots=True)  # not frozen (never changed, though): a run makes one per file
@@ -61,6 +69,15 @@ class FileJob:
             self.project,
             self.roots,
         )
+
+
+class StoppedRun(KeyboardInterrupt):
+    """A `fix` stopped by Ctrl-C or SIGTERM: `written`, the files it wrote (as shown),
+    none or all of the run's, as its writes are one burst that a stop waits for."""
+
+    def __init__(self, written: Sequence[str]) -> None:
+        super().__init__()
+        self.written = tuple(written)
 
 
 def write_roots(paths: Sequence[str | os.PathLike[str]], options: DiscoveryOptions | None) -> tuple[str, ...]:
@@ -147,20 +164,29 @@ def run(
                 progress(len(outcomes), found)  # a big run's outcomes come after its walk
             yield path
 
-    # Closed here when a stop interrupts this loop, not whenever the traceback lets go of
-    # it: a pool still working waits for its workers' current files (pool.py).
-    with contextlib.closing(process_paths(discovered(), template, cwd, workers)) as processed:
-        for outcome in processed:
-            outcomes.append(outcome)
-            if progress is not None:
-                # The walk may still be going on: the total grows until it ends.
-                progress(len(outcomes), found)
-    facts = None
-    if any(outcome.deferred for outcome in outcomes):
-        outcomes, facts = _decide_and_redo(outcomes, template, paths, discovery_options, cwd)
-    if mode is Mode.FIX:
-        outcomes = [_read_back(outcome, template, cwd, facts) for outcome in outcomes]
-        outcomes += _tests_left_behind(outcomes, template, paths, discovery_options, cwd)
+    written: list[str] = []
+    try:
+        # Closed here when a stop interrupts this loop, not whenever the traceback lets go of
+        # it: a pool still working waits for its workers' current files (pool.py).
+        with contextlib.closing(process_paths(discovered(), template, cwd, workers)) as processed:
+            for outcome in processed:
+                outcomes.append(outcome)
+                if len(outcomes) == 1:
+                    _phase("analysis")
+                if progress is not None:
+                    # The walk may still be going on: the total grows until it ends.
+                    progress(len(outcomes), found)
+        facts = None
+        if any(outcome.deferred for outcome in outcomes):
+            outcomes, facts = _decide_and_redo(outcomes, template, paths, discovery_options, cwd)
+        if mode is Mode.FIX:
+            outcomes = _write_together(outcomes, template.roots, cwd, written)
+            outcomes = [_read_back(outcome, template, cwd, facts) for outcome in outcomes]
+            outcomes += _tests_left_behind(outcomes, template, paths, discovery_options, cwd)
+    except KeyboardInterrupt:
+        if mode is not Mode.FIX:
+            raise
+        raise StoppedRun(written) from None
     if leftovers:
         remove_leftovers(leftovers)  # a killed run's: once this run's writes are done
     return RunResult(
@@ -173,6 +199,75 @@ def run(
     )
 
 
+def _phase(name: str) -> None:
+    """Where a test stops a run at a phase (`analysis`, `decision`, `staging`, `burst`):
+    with ACP_MIGRATE_PHASES naming a folder holding a FIFO of that name, the run waits
+    there until the test has sent its signal and closed the FIFO."""
+    folder = os.environ.get("ACP_MIGRATE_PHASES")
+    if folder and os.path.exists(os.path.join(folder, name)):
+        with open(os.path.join(folder, name), "rb") as fifo:
+            fifo.read()
+
+
+def _write_together(
+    outcomes: list[FileOutcome], roots: tuple[str, ...] | None, cwd: str, written: list[str]
+) -> list[FileOutcome]:
+    """Write the run's fixed files, their companions and deletions as one step: all staged
+    (nothing is written if one cannot be: each is then an error), then renamed in one
+    burst (files.WriteBatch), companions first, so no fixed source imports a missing
+    file. `written` gets each file written, as shown."""
+    to_write = [o for o in outcomes if o.fixed_source is not None and o.error is None]
+    if not to_write:
+        return outcomes
+    writing = {id(o) for o in to_write}  # (outcomes compare by value: bytes and all)
+    companions = {c.path: c for o in to_write for c in o.companions}
+
+    def absolute(shown: str) -> str:
+        return os.path.normpath(os.path.join(cwd, shown))
+
+    try:
+        with WriteBatch(roots) as batch:
+            for companion in companions.values():
+                assert companion.content is not None
+                batch.stage(
+                    absolute(companion.path),
+                    companion.content,
+                    create=companion.original is None,
+                    expect=Unchanged(companion.original),
+                    shown=companion.path,
+                )
+            for index, outcome in enumerate(to_write):
+                if outcome.deleted:
+                    batch.stage_deletion(absolute(outcome.path), expect=Unchanged(outcome.original), shown=outcome.path)
+                else:
+                    batch.stage(
+                        absolute(outcome.path),
+                        outcome.fixed_source,
+                        expect=Unchanged(outcome.original),
+                        shown=outcome.path,
+                    )
+                if index == 0:
+                    _phase("staging")
+            batch.commit(written, after_first=lambda: _phase("burst"))
+    except FileAccessError as exc:
+        return [_refused(o, exc) if id(o) in writing else o for o in outcomes]
+    return [_as_written(o) if id(o) in writing else o for o in outcomes]
+
+
+def _as_written(outcome: FileOutcome) -> FileOutcome:
+    companions = [replace(c, written=True, content=None) for c in outcome.companions]
+    return replace(outcome, written=True, original=None, fixed_source=None, companions=companions)
+
+
+def _refused(outcome: FileOutcome, exc: FileAccessError) -> FileOutcome:
+    """A file of a run whose writes could not all be staged: none was written."""
+    if exc.path == outcome.path:
+        return _unwritten(outcome, exc.reason)
+    if any(c.path == exc.path for c in outcome.companions):
+        return _unwritten(outcome, f"cannot write {exc.path}: {exc.reason}")
+    return _unwritten(outcome, f"not written: fix writes all of a run's files or none, and {exc.path} cannot be written")
+
+
 def _decide_and_redo(
     outcomes: list[FileOutcome],
     template: FileJob,
@@ -180,8 +275,8 @@ def _decide_and_redo(
     discovery_options: DiscoveryOptions | None,
     cwd: str,
 ) -> tuple[list[FileOutcome], ProjectFacts]:
-    """Make the project-wide decision (engine/execution/project.py), then analyse (and write)
-    again the files that waited for it; the other outcomes stand."""
+    """Make the project-wide decision (engine/execution/project.py), then analyse again
+    the files that waited for it; the other outcomes stand."""
     from acp_migrate.engine.execution.project import decide, project_root
 
     absolute = {os.path.abspath(os.path.join(cwd, o.path)): o for o in outcomes}
@@ -193,6 +288,7 @@ def _decide_and_redo(
         options=discovery_options,
         cwd=cwd,
     )
+    _phase("decision")
     redone = {
         path: process_file(replace(template, path=path, display_path=o.path, project=facts))
         for path, o in absolute.items()
@@ -238,7 +334,9 @@ def _read_back(outcome: FileOutcome, template: FileJob, cwd: str, facts: Project
 
 
 def process_file(job: FileJob, source: bytes | None = None) -> FileOutcome:
-    """Read, analyse and (in fix mode) write one file. Every failure becomes `error`.
+    """Read and analyse one file; in diff and fix mode its outcome holds the bytes read
+    and the fixed ones (fix writes them once every file is analysed). Every failure
+    becomes `error`.
 
     `source`: the file's bytes, when the caller has just read them.
     """
@@ -286,33 +384,8 @@ def process_file(job: FileJob, source: bytes | None = None) -> FileOutcome:
         companions = companions_to_write(job.path, job.display_path, analysis.companions)
     except FileAccessError as exc:
         return _unwritten(outcome, exc.reason)
-    if job.mode is Mode.DIFF:
-        return replace(outcome, original=source, fixed_source=fixed, companions=[c for _, c in companions])
-    try:
-        # The file staged first (a file that cannot be written leaves its companions
-        # unwritten), then the companions, then the file renamed into place: the fixed
-        # source never imports a file that is not there.
-        with (
-            contextlib.nullcontext()
-            if analysis.deleted
-            else staged_write(job.path, fixed, roots=job.roots, expect=Unchanged(source))
-        ):
-            for target, companion in companions:
-                content = analysis.companions[companion.path_in_folder]
-                write_atomic(
-                    target,
-                    content,
-                    create=companion.original is None,
-                    roots=job.roots,
-                    expect=Unchanged(companion.original),
-                )
-        if analysis.deleted:
-            delete_file(job.path, roots=job.roots, expect=Unchanged(source))
-    except FileAccessError as exc:
-        return _unwritten(outcome, exc.reason)
-    except Exception as exc:
-        return _unwritten(outcome, _internal_error(exc))
-    return replace(outcome, written=True, companions=[replace(c, written=True, content=None) for _, c in companions])
+    # Written by the run once every file is analysed (`_write_together`).
+    return replace(outcome, original=source, fixed_source=fixed, companions=[c for _, c in companions])
 
 
 _SCAN_CHUNK = 1 << 20
@@ -377,7 +450,7 @@ def companions_to_write(path: str, display_path: str, wanted: dict[str, bytes]) 
 
 def _unwritten(outcome: FileOutcome, reason: str) -> FileOutcome:
     # The file is untouched: it is an error, not a fix with leftovers.
-    return replace(outcome, error=reason, changed=False, remaining=[])
+    return replace(outcome, error=reason, changed=False, remaining=[], original=None, fixed_source=None, companions=[])
 
 
 def _internal_error(exc: Exception) -> str:
