@@ -15,7 +15,6 @@ Specifiers are read by a small parser of PEP 440's common forms (`==0.8.0`, `>=0
 
 from __future__ import annotations
 
-import glob
 import os
 import re
 from collections.abc import Iterator, Sequence
@@ -167,6 +166,8 @@ def _canonical(name: str) -> str:
 
 def read_requirements(folder: Path, files: ConfigFiles) -> list[Requirement]:
     """The project's requirements on the SDK, in `folder` (the project's root)."""
+    import glob  # only where requirement files are looked for
+
     found = [*_pyproject(folder / "pyproject.toml", files), *_setup_cfg(folder / "setup.cfg", files)]
     for name in sorted(glob.glob(os.path.join(glob.escape(os.fspath(folder)), REQUIREMENT_FILES[1]))):
         found += _lines(Path(name), files)

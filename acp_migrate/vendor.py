@@ -14,7 +14,6 @@ library is imported here; the codemod calls `vendored_source`.
 from __future__ import annotations
 
 import functools
-import hashlib
 import io
 import re
 import tokenize
@@ -83,6 +82,8 @@ def replaceable(existing: bytes, content: bytes) -> bool:
 
 def code_digest(source: bytes) -> str | None:
     """A short digest of the copy's code (as `same_code` compares it)."""
+    import hashlib  # only for a vendored copy: not on every start
+
     code = _code(source)
     return None if code is None else hashlib.sha256(code.encode()).hexdigest()[:16]
 
