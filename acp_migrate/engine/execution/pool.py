@@ -3,8 +3,8 @@
 Workers are forked (they start in milliseconds with this process's modules) and ignore
 Ctrl-C and SIGTERM: only this process stops a run. Stopped, it drops the items not
 started and ends the running ones at once with STOP_WORKER (a big file's analysis
-takes seconds), which a write holds back until it is done (engine/execution/files.py),
-so no write is cut short. A worker that dies (a native crash) breaks the pool, which
+takes seconds): workers only analyse; the run writes after them, in one step
+(engine/execution/files.WriteBatch). A worker that dies (a native crash) breaks the pool, which
 drops its items; what it said it was on (`working_on`) is named (WorkerDied.killed_by),
 so that the caller runs the others again, not that one.
 """
