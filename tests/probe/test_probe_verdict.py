@@ -12,7 +12,7 @@ from probe_support import AGENTS, HERE, codes, probe_agent, probe_cli
 
 from acp_migrate.probe import judge, replay
 from acp_migrate.probe.checks import WIRE_RULES
-from acp_migrate.probe.checks._prelude import INIT
+from acp_migrate.probe.checks._prelude import INIT, INIT_LOAD, NEW, WEB, update
 from acp_migrate.probe.driver import ProbeRun, auth_hint
 from acp_migrate.probe.report import render
 from acp_migrate.probe.wire import parse_example
@@ -109,6 +109,26 @@ def test_a_defect_repeated_outside_any_session_is_counted_without_sessions() -> 
 
     [finding] = result.findings
     assert finding.code == "ACP110" and finding.message.endswith("(the same 2 times)")
+
+
+def test_a_null_field_of_a_setup_result_is_a_note_once_not_a_finding() -> None:
+    load = '-> {"jsonrpc":"2.0","id":2,"method":"session/load","params":{"sessionId":"s1","cwd":"/w","mcpServers":[]}}\n'
+    nulls = '"models":null,"modes":null,"configOptions":null'
+    transcript = (
+        INIT_LOAD
+        + NEW
+        + '<- {"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1",%s}}\n' % nulls
+        + update("s1", "[" + WEB + "]")
+        + load
+        + '<- {"jsonrpc":"2.0","id":2,"result":{%s}}\n' % nulls
+        + update("s1", "[" + WEB + "]")
+    )
+    result = judge(ProbeRun(parse_example(transcript).frames, ["example"]))
+
+    assert result.findings == [] and result.exit_code == 0  # the schema allows null: no defect
+    [note] = [n for n in result.notes if n.code == "ACP114"]
+    assert note.message.startswith("a setup result has modes, models, configOptions: null")
+    assert note.message.endswith("(the same 2 times: session/new, session/load; sessions s1)")
 
 
 def test_the_auth_hint_suggests_a_key_never_an_interactive_login() -> None:
