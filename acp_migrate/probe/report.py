@@ -104,7 +104,7 @@ def make_result(
     capped; one defect repeated over lists or setups once, with its count; the coverage,
     and what it leaves unproven (`require`: the kinds that must be exercised)."""
     errors = _repeats_merged([f for f in reported if f.level == ERROR])
-    notes = _merged(run_notes(run, transcript) + [f for f in reported if f.level == NOTE])
+    notes = _repeats_merged(run_notes(run, transcript) + [f for f in reported if f.level == NOTE])
     covered = coverage(transcript)
     return ProbeResult(
         run,
@@ -156,20 +156,32 @@ def unmet(transcript: Transcript, covered: list[Coverage], require: Sequence[str
 
 
 def _repeats_merged(findings: list[WireFinding]) -> list[WireFinding]:
-    """One defect repeated (the same message but for the session id: each list of a
-    --repeat, each fork) once, with the count and the sessions."""
+    """One defect repeated (the same rule and message but for the session id: each list
+    of a --repeat, each setup re-sending the list, each fork) once, with the count, the
+    steps and the sessions."""
     groups: dict[tuple[Any, ...], list[WireFinding]] = {}
     for f in findings:
         message = f.message.replace(f.session_id, "…") if f.session_id else f.message
-        groups.setdefault((f.code, f.basis, f.step, message), []).append(f)
+        groups.setdefault((f.code, f.basis, message), []).append(f)
     merged = []
     for repeats in groups.values():
         first = repeats[0]
         if len(repeats) > 1:
-            sessions = ", ".join(dict.fromkeys(str(f.session_id) for f in repeats))
-            first = replace(first, message=f"{first.message} (the same {len(repeats)} times: sessions {sessions})")
+            message = f"{first.message} (the same {len(repeats)} times{_where(repeats)})"
+            frames = tuple(f.frame for f in repeats[1:] if f.frame is not None)
+            first = replace(first, message=message, repeated_at=frames)
         merged.append(first)
     return merged
+
+
+def _where(repeats: list[WireFinding]) -> str:
+    """`: STEPS; sessions IDS`, each part only when it says something: several steps, any session."""
+    steps = list(dict.fromkeys(f.step for f in repeats))
+    sessions = list(dict.fromkeys(f.session_id for f in repeats if f.session_id))
+    parts = [", ".join(steps)] if len(steps) > 1 else []
+    if sessions:
+        parts.append("sessions " + ", ".join(sessions))
+    return ": " + "; ".join(parts) if parts else ""
 
 
 def run_notes(run: ProbeRun, transcript: Transcript) -> list[WireFinding]:
@@ -184,20 +196,6 @@ def run_notes(run: ProbeRun, transcript: Transcript) -> list[WireFinding]:
             what = f"{step.method} failed"
         notes.append(WireFinding(None, f"{what}: {step.error_text}", step.response.index, step.method, session, NOTE))
     return notes
-
-
-def _merged(notes: list[WireFinding]) -> list[WireFinding]:
-    """The same note from repeated setups once, with how many times."""
-    counts: dict[tuple[Any, ...], int] = {}
-    first: dict[tuple[Any, ...], WireFinding] = {}
-    for note in notes:
-        key = (note.code, note.step, note.session_id, note.message)
-        counts[key] = counts.get(key, 0) + 1
-        first.setdefault(key, note)
-    return [
-        replace(note, message=f"{note.message} (×{counts[key]})") if counts[key] > 1 else note
-        for key, note in first.items()
-    ]
 
 
 def location(f: WireFinding) -> str:
@@ -440,12 +438,12 @@ def groups(result: ProbeResult) -> list[tuple[str, list[Row]]]:
     transcript = result.transcript
     marks: dict[int, dict[str, None]] = {}
     noted: dict[int, dict[str, None]] = {}
-    for f in result.findings:
-        if f.frame is not None:
-            marks.setdefault(f.frame, {})[f.code] = None
+    for f in result.findings:  # every frame that broke a rule, merged findings' repeats too
+        for frame in (f.frame, *f.repeated_at) if f.frame is not None else ():
+            marks.setdefault(frame, {})[f.code] = None
     for f in result.notes:
-        if f.frame is not None and f.code is not None:
-            noted.setdefault(f.frame, {})[f.code] = None
+        for frame in (f.frame, *f.repeated_at) if f.frame is not None and f.code is not None else ():
+            noted.setdefault(frame, {})[f.code] = None
     requests = {
         (frame.direction, json.dumps(frame.message["id"])): frame for frame in transcript.frames if frame.is_request
     }

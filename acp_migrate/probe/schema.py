@@ -168,6 +168,14 @@ def setup_result_problems(method: str, result: Any) -> list[str]:
     return _problems(setup_result(method), result)
 
 
+def null_fields(method: str, result: dict[str, Any]) -> list[str]:
+    """The optional fields of a setup's result sent as `null`: schema-valid (each is
+    `Optional`, the schema's `anyOf [..., null]`), but a field with no value is omitted."""
+    fields = setup_result(method).model_fields.items()
+    keys = [field.alias or name for name, field in fields if not field.is_required()]
+    return [key for key in keys if key in result and result[key] is None]
+
+
 def session_update_problems(update: Any) -> list[str]:
     """What makes a `session/update`'s `update` invalid (a command list that is no array,
     and invalid command items, excepted: ACP103's and ACP105's)."""

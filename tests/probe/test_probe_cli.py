@@ -86,7 +86,8 @@ def test_output_file(tmp_path: Path) -> None:
     run = probe_cli(*FAST, "--output-format", "json", "-o", str(report), *agent("acp106_agent.py"))
 
     assert run.returncode == 1 and run.stdout == ""
-    assert [f["code"] for f in json.loads(report.read_text())["findings"]] == ["ACP106"] * 4  # one per setup
+    [finding] = json.loads(report.read_text())["findings"]  # one list re-sent by every setup: one defect
+    assert finding["code"] == "ACP106" and "(the same 4 times: " in finding["message"]
 
 
 def test_the_agents_own_options_follow_its_command() -> None:
@@ -133,10 +134,10 @@ def test_sarif_of_an_agent_that_could_not_be_driven_is_valid() -> None:
 def test_github_annotations() -> None:
     text = render(probe_agent("acp103_agent.py"), "github")
 
-    line = text.splitlines()[0]  # the agent's fork is its session/new: one for each
-    assert len(text.splitlines()) == 2
+    [line] = text.splitlines()  # the agent's fork is its session/new: the same defect twice
     assert line.startswith("::error title=ACP103 session/new frame ")
     assert "::availableCommands is null" in line
+    assert line.endswith("(the same 2 times: session/new, session/fork; sessions sess-1, sess-2)")
 
 
 def test_timeline_shows_each_sessions_frames_and_marks_the_broken_one() -> None:

@@ -124,15 +124,16 @@ def test_input_null_is_a_note_once_a_list_never_a_finding() -> None:
     assert result.exit_code == 0 and result.findings == []
     notes = [n for n in result.notes if n.code == "ACP105"]
     lists = result.transcript.command_lists
-    assert len(notes) == len(lists) == 4  # new, load, resume, fork: one note each, not one an item
-    assert all(n.message.startswith("4 of 4 commands for session ") for n in notes)
+    [note] = notes  # not one an item, nor one a list: new, load, resume and fork send the same
+    assert note.message.startswith("4 of 4 commands for session ") and len(lists) == 4
+    assert note.message.endswith("(the same 4 times: session/new, session/load, session/resume, session/fork; sessions sess-1, sess-2)")
 
 
 def test_repeated_refusals_are_one_note_with_a_count() -> None:
     result = probe_agent("refused_load_agent.py", repeat=3)
 
     loads = [n for n in result.notes if n.step == "session/load"]
-    assert len(loads) == 1 and loads[0].message.endswith("(×3)")
+    assert len(loads) == 1 and loads[0].message.endswith("(the same 3 times: sessions sess-1)")
 
 
 def test_a_turn_that_does_not_end_is_cancelled_and_the_setups_still_run() -> None:

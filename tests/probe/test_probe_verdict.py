@@ -12,8 +12,10 @@ from probe_support import AGENTS, HERE, codes, probe_agent, probe_cli
 
 from acp_migrate.probe import judge, replay
 from acp_migrate.probe.checks import WIRE_RULES
-from acp_migrate.probe.driver import auth_hint
+from acp_migrate.probe.checks._prelude import INIT, INIT_LOAD, NEW, WEB, update
+from acp_migrate.probe.driver import ProbeRun, auth_hint
 from acp_migrate.probe.report import render
+from acp_migrate.probe.wire import parse_example
 
 FAST = ("--settle", "0.1", "--list-wait", "60")
 
@@ -88,12 +90,45 @@ def test_every_finding_is_spec_quoting_its_sentence_or_policy_and_policy_can_be_
     assert spec_only.returncode == 0, spec_only.stdout
 
 
-def test_one_defect_repeated_over_lists_is_one_finding_with_its_count() -> None:
+def test_one_defect_repeated_over_lists_and_setups_is_one_finding_with_its_count() -> None:
     result = probe_agent("acp106_agent.py", repeat=3)
 
-    [finding] = [f for f in result.findings if f.step == "session/load"]
-    assert "(the same 3 times: sessions sess-1)" in finding.message
-    assert len([f for f in result.findings if f.code == "ACP106"]) == 4  # one a kind: new, load, resume, fork
+    [finding] = result.findings  # one list's duplicate, re-sent by every setup: one defect
+    assert finding.code == "ACP106" and finding.step == "session/new"
+    assert finding.message.endswith(
+        "(the same 12 times: session/new, session/load, session/resume, session/fork; "
+        "sessions sess-1, sess-2, sess-3, sess-4, sess-5, sess-6)"
+    )
+    assert len(json.loads(render(result, "json"))["findings"]) == 1
+    assert render(result, "text").count("ACP106") == 1
+
+
+def test_a_defect_repeated_outside_any_session_is_counted_without_sessions() -> None:
+    login_screen = "<- Please visit https://example.com to log in\n"
+    result = judge(ProbeRun(parse_example(login_screen * 2 + INIT).frames, ["example"]))
+
+    [finding] = result.findings
+    assert finding.code == "ACP110" and finding.message.endswith("(the same 2 times)")
+
+
+def test_a_null_field_of_a_setup_result_is_a_note_once_not_a_finding() -> None:
+    load = '-> {"jsonrpc":"2.0","id":2,"method":"session/load","params":{"sessionId":"s1","cwd":"/w","mcpServers":[]}}\n'
+    nulls = '"models":null,"modes":null,"configOptions":null'
+    transcript = (
+        INIT_LOAD
+        + NEW
+        + '<- {"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1",%s}}\n' % nulls
+        + update("s1", "[" + WEB + "]")
+        + load
+        + '<- {"jsonrpc":"2.0","id":2,"result":{%s}}\n' % nulls
+        + update("s1", "[" + WEB + "]")
+    )
+    result = judge(ProbeRun(parse_example(transcript).frames, ["example"]))
+
+    assert result.findings == [] and result.exit_code == 0  # the schema allows null: no defect
+    [note] = [n for n in result.notes if n.code == "ACP114"]
+    assert note.message.startswith("a setup result has modes, models, configOptions: null")
+    assert note.message.endswith("(the same 2 times: session/new, session/load; sessions s1)")
 
 
 def test_the_auth_hint_suggests_a_key_never_an_interactive_login() -> None:

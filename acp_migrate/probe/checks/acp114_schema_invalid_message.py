@@ -8,7 +8,9 @@ update's `currentModeId`). The official SDKs' clients validate what they read, a
 reject a message that fails, with whatever it carried. Unknown update kinds pass
 (newer than this probe); what other rules judge is theirs: a missing `sessionId`
 (ACP107, ACP113), the command list and its items (ACP103, ACP105). One finding a
-message, naming the first few problems.
+message, naming the first few problems. A setup result's `modes`, `models` or
+`configOptions` sent as `null` is a note: the schema allows it, but a field with no
+value is omitted.
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from acp_migrate.probe.checks._prelude import INIT, NEW, NEW_RESULT
-from acp_migrate.probe.checks.base import Example, WireFinding, WireRule, finding
-from acp_migrate.probe.schema import lacks_session, session_update_problems, setup_result_problems
+from acp_migrate.probe.checks.base import NOTE, Example, WireFinding, WireRule, finding
+from acp_migrate.probe.schema import lacks_session, null_fields, session_update_problems, setup_result_problems
 from acp_migrate.probe.wire import Transcript
 
 SHOWN = 3
@@ -56,6 +58,11 @@ class SchemaInvalidMessage(WireRule):
             problems = setup_result_problems(step.method, result)
             if problems:
                 yield finding(transcript, cls.code, f"the {step.method} result {_listed(problems)}", step.response)
+            nulls = null_fields(step.method, result) if isinstance(result, dict) else []
+            if nulls:
+                # no method named: the same nulls from every setup are one note (report.py)
+                message = f"a setup result has {', '.join(nulls)}: null (schema-valid; omitting the key is tidier)"
+                yield finding(transcript, cls.code, message, step.response, level=NOTE)
         for frame in transcript.session_updates():
             update = frame.params.get("update")
             problems = session_update_problems(update)

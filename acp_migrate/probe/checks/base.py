@@ -4,7 +4,7 @@
 A finding is an error (the verdict) or a note (`level=NOTE`: worth knowing, not wrong,
 such as a schema-valid `input: null`); one per rule per command list, not one per
 item, for a person reads the report (and the report merges one defect repeated over
-lists into one finding with their count).
+lists and setups into one finding with their count).
 
 Each rule rests on the spec (`basis = SPEC`, `spec` quoting the sentence of the ACP
 spec or schema it applies) or on the probe's own policy (`basis = POLICY`: what makes
@@ -39,6 +39,7 @@ class WireFinding:
     session_id: str | None
     level: str = ERROR
     basis: str | None = None  # SPEC or POLICY (None: the rule's; a note of the probe's own: none)
+    repeated_at: tuple[int, ...] = ()  # the frames of the same defect the report merged into this one
 
 
 class WireRule(RuleBase):
