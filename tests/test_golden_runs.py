@@ -29,10 +29,8 @@ from acp import RequestError
 from support import acp_stdio, golden_frames
 from support.acp_stdio import AgentProcess, AgentProcessError
 from support.golden_frames import TO_AGENT, Frame, client_list, early
+from support.golden_tree import expected_tree
 from support.sdk_venv import sdk_env, sdk_python
-
-from acp_migrate.style import read_style
-from acp_migrate.vendor import is_vendored, vendored_source
 
 pytestmark = pytest.mark.slow  # every rewire case's migrated agent, run over stdio
 
@@ -280,11 +278,7 @@ def drive_old_sdk(run: Run, folder: Path) -> tuple[list[Frame], list[Setup]]:
 
 @pytest.mark.parametrize("run", RUNS, ids=[run.id for run in RUNS])
 def test_migrated_agent_advertises_per_session(run: Run, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    folder = tmp_path / run.case
-    shutil.copytree(GOLDEN / run.case / "expected", folder, ignore=shutil.ignore_patterns("__pycache__"))
-    for path in folder.rglob("*.py"):  # a vendored stub stands for the shim fix writes
-        if is_vendored(path.read_bytes()):
-            path.write_bytes(vendored_source(style=read_style(GOLDEN / run.case / "input")))
+    folder = expected_tree(GOLDEN / run.case, tmp_path / run.case)
     if run.sdk == "0.12":
         frames, setups = asyncio.run(drive(run, folder, Path(sys.executable), None))
     else:

@@ -6,12 +6,12 @@ target. The wire is read as the client received it."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
+from support.golden_tree import expected_tree
 from support.sdk_venv import sdk_python
 
 REPO = Path(__file__).resolve().parents[1]
@@ -135,8 +135,7 @@ LAUNCHER = REPO / "tests" / "support" / "serve_golden.py"
 
 def test_an_sdk_0_6_3_agent_advertising_commands_at_initialize_moved_to_1_0_by_one_fix(tmp_path: Path) -> None:
     # Both moves in one run: the list goes to the session (the shim), the handlers take keywords.
-    folder = tmp_path / "agent"
-    shutil.copytree(SLASH_COMMANDS / "expected", folder)
+    folder = expected_tree(SLASH_COMMANDS, tmp_path / "agent")
     run = drive(TARGET, LAUNCHER, None, str(folder), "agent", "OldSdkAgent()", awaits="available_commands_update")
     assert run["failure"] is None, run["failure"]
     assert "slashCommands" not in json.dumps(answer_to(run, "initialize")["result"])
