@@ -10,7 +10,7 @@ import codecs
 import os
 import re
 
-from acp_migrate.engine.analysis.prefilter import may_contain_legacy
+from acp_migrate.engine.analysis.prefilter import last_answer, may_contain_legacy
 from acp_migrate.engine.analysis.screen import may_report
 from acp_migrate.engine.analysis.suppressions import ReportFilter
 from acp_migrate.findings import Finding, SourceAnalysis, SourceError
@@ -105,6 +105,7 @@ MAX_PARSE_COST = 300_000
 _PARSE_UNIT = re.compile(rb"\w+|[^\w \t\f\r\n]")  # a name, a number, or a character of punctuation
 
 
+@last_answer  # the screen's bounds, then the parse's, ask about the same file
 def parse_cost(source: bytes) -> int:
     """About how many tokens LibCST makes of `source`, a line counting for three (its
     newline token and the line's nodes): what bounds its memory. An upper bound for
