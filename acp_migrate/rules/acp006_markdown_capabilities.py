@@ -49,6 +49,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from acp_migrate.documents import FENCE, RST_CODE
 from acp_migrate.rules.base import Example, Rule
 from acp_migrate.rules.shared import CAPABILITY_KEYS, HISTORICAL_TEXTS, LEGACY_KEYS, LEGACY_TOKENS
 
@@ -57,8 +58,6 @@ _CAPABILITIES_KEYS = CAPABILITY_KEYS | {"capabilities"}
 _INITIALIZE_RESULT_KEYS = frozenset({"protocolVersion", "protocol_version"})
 _JSON_INFOS = frozenset({"", "json", "jsonc", "json5", "jsonl"})
 
-_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>```+|~~~+)[ \t]*(?P<info>[^\n`]*)$")
-_RST_CODE = re.compile(r"^(?P<indent>[ \t]*)\.\.[ \t]+(?:code-block|code|sourcecode)::[ \t]*(?P<info>\S*)[ \t]*$")
 _RST_HEADING_RULE = re.compile(r"^([=\-~^\"'`#*+:.])\1{2,}[ \t]*$")
 _LEGACY_KEY_TEXT = re.compile(r'"(?:slashCommands|slash_commands)"\s*:')
 
@@ -158,7 +157,7 @@ def _scan_markdown(lines: list[str]) -> tuple[list[_Block], list[int]]:
     index = 0
     while index < len(lines):
         text = lines[index].rstrip("\r")
-        opening = _FENCE.match(text)
+        opening = FENCE.match(text)
         if opening is None:
             if text.lstrip().startswith("#"):
                 heading = text
@@ -182,7 +181,7 @@ def _lead(lines: list[str], before: int) -> list[int]:
     while index >= 0 and not lines[index].strip():
         index -= 1
     found = []
-    while index >= 0 and lines[index].strip() and not _FENCE.match(lines[index].rstrip("\r")):
+    while index >= 0 and lines[index].strip() and not FENCE.match(lines[index].rstrip("\r")):
         found.insert(0, index)
         if lines[index].lstrip().startswith("#"):
             break
@@ -199,7 +198,7 @@ def _scan_rst(lines: list[str]) -> tuple[list[_Block], list[int]]:
     index = 0
     while index < len(lines):
         text = lines[index].rstrip("\r")
-        directive = _RST_CODE.match(text)
+        directive = RST_CODE.match(text)
         literal = directive is None and text.rstrip().endswith("::") and not text.lstrip().startswith("..")
         if directive is None and not literal:
             if index + 1 < len(lines) and text.strip() and _RST_HEADING_RULE.match(lines[index + 1].rstrip("\r")):

@@ -27,6 +27,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
+from acp_migrate.documents import FENCE, RST_CODE
 from acp_migrate.engine.analysis.screen import harmless_constants
 
 
@@ -49,8 +50,6 @@ _RST = (".rst",)
 _PYTHON = (".py", ".pyi")
 _NOTEBOOK = (".ipynb",)
 _PYTHON_INFOS = frozenset({"python", "py", "python3", "pycon", "ipython", "pyi"})
-_FENCE = re.compile(r"^[ \t]*(```+|~~~+)[ \t]*([^\n`]*)$")
-_RST_CODE = re.compile(r"^([ \t]*)\.\.[ \t]+(?:code-block|code|sourcecode)::[ \t]*(\S*)[ \t]*$")
 _DOCTEST = re.compile(r"^[ \t]*(?:>>>|\.\.\.)")
 # IPython's magics and shell escapes: blanked before a notebook cell is parsed.
 _MAGIC = re.compile(r"^[ \t]*[%!]")
@@ -259,20 +258,20 @@ def _code_blocks(lines: list[str], suffix: str):
     index = 0
     while index < len(lines):
         line = lines[index]
-        fence = _FENCE.match(line) if suffix in _MARKDOWN else None
-        directive = _RST_CODE.match(line) if suffix in _RST else None
+        fence = FENCE.match(line) if suffix in _MARKDOWN else None
+        directive = RST_CODE.match(line) if suffix in _RST else None
         if fence is not None:
             end = index + 1
-            while end < len(lines) and not lines[end].strip().startswith(fence.group(1)):
+            while end < len(lines) and not lines[end].strip().startswith(fence["fence"]):
                 end += 1
-            yield index + 1, lines[index + 1 : end], fence.group(2).split()[0].lower() if fence.group(2).strip() else ""
+            yield index + 1, lines[index + 1 : end], fence["info"].split()[0].lower() if fence["info"].strip() else ""
             index = end + 1
         elif directive is not None or (suffix in _RST and line.rstrip().endswith("::")):
-            indent = len(directive.group(1)) if directive is not None else len(line) - len(line.lstrip())
+            indent = len(directive["indent"]) if directive is not None else len(line) - len(line.lstrip())
             end = index + 1
             while end < len(lines) and (not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) > indent):
                 end += 1
-            language = directive.group(2).lower() if directive is not None else ""
+            language = directive["info"].lower() if directive is not None else ""
             yield index + 1, lines[index + 1 : end], language
             index = end
         else:
