@@ -66,6 +66,9 @@ AGENT_HANDLERS = frozenset(
         "set_session_model",
     }
 )
+# Methods the SDK takes one request model for as well, on every release from 0.7.0
+# (`compatible_class` wraps those whose name has no underscore): `conn.prompt(request)`.
+REQUEST_MODEL_TAKEN = frozenset({"prompt"})
 CONNECTORS = frozenset({"spawn_agent_process", "ClientSideConnection", "connect_to_agent"})
 CONNECTION_TYPES = frozenset(
     {"acp.ClientSideConnection", "acp.client.ClientSideConnection", "acp.Agent", "acp.interfaces.Agent"}
@@ -149,6 +152,19 @@ class PositionalReorderedCall(Rule):
         ),
         Example(
             before=(
+                "from acp import ClientSideConnection\n"
+                "from acp.schema import PromptRequest\n"
+                "\n"
+                "\n"
+                "async def ask(conn: ClientSideConnection, request: PromptRequest) -> None:\n"
+                "    await conn.prompt(request)\n"
+            ),
+            flagged=False,
+            target_sdk="1.0.0",
+            written_for="0.8.0",
+        ),
+        Example(
+            before=(
                 "import acp\n"
                 "\n"
                 "\n"
@@ -180,6 +196,8 @@ class PositionalReorderedCall(Rule):
         starred = any(arg.star == "*" for arg in node.args)
         if not (positional or starred) or not self._imports_sdk():
             return
+        if func.attr.value in REQUEST_MODEL_TAKEN and len(node.args) == 1 and positional:
+            return  # `conn.prompt(PromptRequest(...))`: a request model, not a reordered parameter
         if func.attr.value in AGENT_HANDLERS and not self._client_connection(func.value):
             return  # `session.prompt(text)`: a method of the project's own, as likely
         sdk = self.context.settings.sdk
