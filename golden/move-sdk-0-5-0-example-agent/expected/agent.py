@@ -16,7 +16,7 @@ from acp import (
     run_agent,
 )
 from acp.schema import AgentCapabilities, McpCapabilities, PromptCapabilities
-from acp.schema import AgentMessageChunk, SessionNotification, TextContentBlock
+from acp.schema import AgentMessageChunk, TextContentBlock
 
 
 class ExampleAgent(Agent):
@@ -27,11 +27,9 @@ class ExampleAgent(Agent):
         self._conn = conn
 
     async def _send_chunk(self, session_id: str, content: Any) -> None:
-        await self._conn.sessionUpdate(
-            SessionNotification(
-                session_id=session_id,
-                update=AgentMessageChunk(session_update="agent_message_chunk", content=content),
-            )
+        await self._conn.session_update(
+            session_id=session_id,
+            update=AgentMessageChunk(session_update="agent_message_chunk", content=content),
         )
 
     async def initialize(self, protocol_version, **kwargs) -> InitializeResponse:  # noqa: ARG002
