@@ -21,10 +21,19 @@ TARGET = "1.0.0rc3"  # 1.0 on the package index (`--pre`)
 HANG_GUARD = 60  # seconds; a guard against a hung agent, never a measure
 
 
-def drive(version: str, script: Path, text: str | None = "hello", *arguments: str, awaits: str = "") -> dict[str, Any]:
+def drive(
+    version: str,
+    script: Path,
+    text: str | None = "hello",
+    *arguments: str,
+    awaits: str = "",
+    python_options: tuple[str, ...] = (),
+) -> dict[str, Any]:
     """`script` (with its `arguments`) served on `version`, in its folder, and driven
-    (`awaits`: a kind of session update to wait for after session/new)."""
-    spec = {"argv": [str(script), *arguments], "cwd": str(script.parent), "text": text, "timeout": HANG_GUARD}
+    (`awaits`: a kind of session update to wait for after session/new; `python_options`:
+    the interpreter's own, before the script)."""
+    argv = [*python_options, str(script), *arguments]
+    spec = {"argv": argv, "cwd": str(script.parent), "text": text, "timeout": HANG_GUARD}
     spec["await_update"] = awaits
     done = subprocess.run(
         [str(sdk_python(version)), str(CLIENT), json.dumps(spec)],
@@ -139,6 +148,21 @@ def test_the_sdk_s_example_as_written_fails_at_import_on_the_target(case: str) -
         check=False,
     )
     assert imported.returncode == 1 and "ImportError" in imported.stderr, imported.stderr
+
+
+# What fix makes of them uses nothing the target deprecates: the camelCase call with a
+# request model, `from acp import AgentSideConnection` (both warn on 1.0; here they fail).
+# Not 0.6.3's: its request model, built earlier and given `field_meta`, is passed by name
+# to `sessionUpdate`, which ACP223 leaves (it still runs on 1.0).
+CURRENT_API = ("move-sdk-0-4-9-echo-agent", "move-sdk-0-5-0-echo-agent", "move-sdk-0-5-0-example-agent")
+
+
+@pytest.mark.parametrize("case", CURRENT_API)
+def test_the_sdk_s_example_moved_by_fix_uses_nothing_the_target_deprecates(case: str) -> None:
+    script = GOLDEN / case / "expected" / "agent.py"
+    run = drive(TARGET, script, "hello echo", python_options=("-W", "error::DeprecationWarning"))
+    assert run["failure"] is None, run["failure"]
+    assert echoed(run) == SDK_EXAMPLES[case]
 
 
 def test_every_move_case_of_an_sdk_example_runs() -> None:

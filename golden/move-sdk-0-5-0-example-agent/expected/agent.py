@@ -5,7 +5,6 @@ from typing import Any
 
 from acp import (
     Agent,
-    AgentSideConnection,
     AuthenticateResponse,
     InitializeResponse,
     LoadSessionResponse,
@@ -15,6 +14,7 @@ from acp import (
     PROTOCOL_VERSION,
     run_agent,
 )
+from acp.interfaces import Client
 from acp.schema import AgentCapabilities, McpCapabilities, PromptCapabilities
 from acp.schema import AgentMessageChunk, TextContentBlock
 
@@ -23,7 +23,7 @@ class ExampleAgent(Agent):
     def __init__(self) -> None:
         self._next_session_id = 0
 
-    def on_connect(self, conn: AgentSideConnection) -> None:
+    def on_connect(self, conn: Client) -> None:
         self._conn = conn
 
     async def _send_chunk(self, session_id: str, content: Any) -> None:
