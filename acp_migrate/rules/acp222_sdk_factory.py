@@ -15,7 +15,9 @@ came from `stdio_streams()`, which `run_agent` calls itself), and the
 `await asyncio.Event().wait()` after it goes: `run_agent` serves until the input ends.
 
 An `__init__` doing more than that keeps the rest (`__init__(self)`), and the lines
-storing the connection move to `on_connect(self, conn)` after it.
+storing the connection move to `on_connect(self, conn)` after it. A connection
+annotated `AgentSideConnection` is annotated `Client` (`acp.interfaces`, what 0.7+
+hands `on_connect`): from 0.12 `from acp import AgentSideConnection` warns at import.
 
 Reported for a person, the code left as it is: a factory that does more than forward
 (it builds other objects, passes other arguments, is a function), an `__init__` that
@@ -157,20 +159,36 @@ class ConnectionFactory(Rule):
             f"await run_agent({made}(){arguments})\n", config=context.module.config_for_parsing
         )
 
+        connection = init.params.params[1]
+        typed = connection.annotation is not None and self._names_connection(connection.annotation.annotation)
+
         def edits() -> None:
             # The class holds no trigger: the walk may have skipped it, so the path down
             # to the edited name is given (the edits are applied along known parents).
             context.parents.update({cls.body: cls, init: cls.body, init.name: init, init.params: init, init.body: init})
+            if typed:  # `from acp import AgentSideConnection` warns from 0.12: on_connect is handed a Client
+                context.add_import("acp.interfaces", "Client")
             if alone:  # `__init__` only stored the connection: it is `on_connect` now
                 context.replace(init.name, cst.Name("on_connect"))
+                if typed:
+                    annotation = connection.annotation
+                    context.parents.update({connection: init.params, annotation: connection})
+                    context.parents[annotation.annotation] = annotation
+                    context.replace(annotation.annotation, cst.Name("Client"))
             else:  # the stores move to `on_connect`, the rest stays in `__init__`
-                _split(context, init, stores)
+                _split(context, init, stores, client=typed)
             context.replace(statement, served.with_changes(leading_lines=statement.leading_lines))
             for gone in (*dels, *filter(None, (opened, forever))):
                 context.remove(gone)
             context.add_import("acp", "run_agent")
 
         return edits
+
+    def _names_connection(self, annotation: cst.BaseExpression) -> bool:
+        """`AgentSideConnection` annotating the connection, where `Client` can replace it."""
+        bound = self.context.imports.bindings.get("Client")
+        free = bound in (None, "acp.interfaces.Client") and "Client" not in self.context.defined_classes
+        return free and self.context.resolve(annotation) in CONNECTIONS
 
 
 def _shown(context, node: cst.Call) -> str:
@@ -282,18 +300,21 @@ def _opened_streams(body, streams, mentions, context) -> cst.SimpleStatementLine
     return None
 
 
-def _split(context, init: cst.FunctionDef, stores: list[cst.BaseStatement]) -> None:
+def _split(context, init: cst.FunctionDef, stores: list[cst.BaseStatement], client: bool) -> None:
     """`__init__(self)` keeping the lines but `stores`, and `on_connect(self, conn)` after
-    it holding them."""
+    it holding them (`client`: the connection annotated `Client`)."""
     import libcst as cst
 
     module = context.module
     me = init.params.params[0].name.value
     lines = "".join(module.code_for_node(line.with_changes(leading_lines=[])) for line in stores)
     unit = module.default_indent
+    # the parameter as written: its annotation kept, but `AgentSideConnection`
+    connection = init.params.params[1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    if client:
+        connection = connection.with_changes(annotation=connection.annotation.with_changes(annotation=cst.Name("Client")))
     on_connect = cst.parse_statement(
-        # the parameter as written: its annotation kept
-        f"def on_connect({me}, {module.code_for_node(init.params.params[1].with_changes(comma=cst.MaybeSentinel.DEFAULT))}) -> None:\n"
+        f"def on_connect({me}, {module.code_for_node(connection)}) -> None:\n"
         + "".join(unit + line + "\n" for line in lines.splitlines()),
         config=module.config_for_parsing,
     )
