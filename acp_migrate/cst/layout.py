@@ -8,9 +8,8 @@ disappear while comment lines around it survive.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable
 
 import libcst as cst
 
@@ -161,6 +160,69 @@ def joined_call(call: cst.Call) -> cst.Call | None:
     ]
     joined.append(args[-1].with_changes(whitespace_after_arg=NO_SPACE))
     return call.with_changes(args=joined, whitespace_before_args=NO_SPACE)
+
+
+def broken_call(
+    call: cst.Call,
+    line: str,
+    start: int,
+    end: int,
+    *,
+    block: int,
+    unit: str,
+    line_length: int,
+    written: Callable[[cst.Call], bool],
+) -> cst.Call:
+    """`call` with its arguments one a line and a trailing comma where it does not fit
+    `line_length`, as black and ruff break a call, outer first; then each argument that
+    is a `written` call, where it now stands. `call` starts at column `start` of a line
+    that `line` indents past the block's `block` columns, `end` columns before the
+    line ends; `unit` is one level of indentation."""
+    code = cst.Module([]).code_for_node(call)
+    if "\n" not in code:
+        if start + len(code) + end <= line_length:
+            return call
+        inner = line + unit
+        call = one_a_line(call, call.args, _line_break(inner), _line_break(line))
+    elif isinstance(call.whitespace_before_args, cst.ParenthesizedWhitespace):
+        inner = call.whitespace_before_args.last_line.value  # one a line already
+    else:
+        return call
+    column = block + len(inner.expandtabs(4))
+    args = [
+        arg.with_changes(
+            value=broken_call(
+                arg.value,
+                inner,
+                column + (len(arg.keyword.value) + len("=") if arg.keyword is not None else 0),
+                len(","),
+                block=block,
+                unit=unit,
+                line_length=line_length,
+                written=written,
+            )
+        )
+        if isinstance(arg.value, cst.Call) and written(arg.value)
+        else arg
+        for arg in call.args
+    ]
+    return call.with_changes(args=args)
+
+
+def one_a_line(call: cst.Call, args: Sequence[cst.Arg], gap: Gap, closing: Gap) -> cst.Call:
+    """`call` with `args`, each after `gap` (a line break and an indentation), a
+    trailing comma, and `closing` before the parenthesis."""
+    bare = [arg.with_changes(whitespace_after_arg=NO_SPACE) for arg in args]
+    laid = [
+        *(arg.with_changes(comma=cst.Comma(whitespace_after=gap)) for arg in bare[:-1]),
+        bare[-1].with_changes(comma=cst.Comma(whitespace_after=closing)),
+    ]
+    return call.with_changes(whitespace_before_args=gap, args=laid)
+
+
+def _line_break(indent: str) -> cst.ParenthesizedWhitespace:
+    """A new line, indented as the block and `indent` further."""
+    return cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(indent))
 
 
 def remove_dict_elements(node: cst.Dict, removed: set[int]) -> cst.Dict:

@@ -198,7 +198,7 @@ class SdkHelpersRemoved(Rule):
             self.context.report(Report(node, self.code, f"{self._message(node)}: {why}", False))
             return
         with self.context.fix(Report(node, self.code, self._message(node), True)):
-            self.context.replace(node, new)
+            self.context.replace(node, new, fit=True)
 
     def visit_Import(self, node: cst.Import) -> None:
         """`import acp.helpers` fails on 1.0; the calls through it name `acp.schema`'s models."""

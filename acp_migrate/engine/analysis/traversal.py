@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Sequence
 
 import libcst as cst
 
 from acp_migrate.cst import layout
+from acp_migrate.cst.positions import positions_of
+from acp_migrate.cst.walk import walk
 from acp_migrate.rules.base import Rule
 from acp_migrate.rules.context import FileContext
 from acp_migrate.rules.edits import Edits
 
 Hook = Callable[[cst.CSTNode], object]
+_NEWLINE = re.compile(r"\r\n?|\n")
 
 
 class _NodeKind:
@@ -123,8 +127,10 @@ class EditApplier(cst.CSTTransformer):
         # A call that lost arguments joins one line again where it now fits, as the
         # formatter would have written it (`line_length`: the project's; None: never).
         self.line_length = line_length
-        self.indent_width = len(indent.expandtabs(4))
+        self.indent, self.indent_width = indent, len(indent.expandtabs(4))
         self.shrunk: list[cst.Call] = []
+        # Per statement, the replacements to lay out to the line length (`Edits.fitted`).
+        self.fitting: dict[cst.CSTNode, list[tuple[cst.Call, cst.Call]]] = {}
         # With the parent of every node, only the paths down to edited nodes are
         # rebuilt; the rest of the tree is shared as it is.
         self.dirty: set[cst.CSTNode] | None = None
@@ -157,7 +163,12 @@ class EditApplier(cst.CSTTransformer):
                 below = _descendants(original_node)
                 inner = [(old, new) for old, new in edits.replaced.items() if old in below]
                 if inner:
-                    return replacement.visit(_Reused(inner))
+                    replacement = replacement.visit(_Reused(inner))
+            if original_node in edits.fitted and self.parents is not None and self.line_length is not None:
+                statement = self.parents[original_node]
+                while not isinstance(statement, cst.BaseStatement):
+                    statement = self.parents[statement]
+                self.fitting.setdefault(statement, []).append((original_node, replacement))
             return replacement
         comments = edits.comments.get(original_node)
         if comments:
@@ -167,6 +178,8 @@ class EditApplier(cst.CSTTransformer):
                     *(cst.EmptyLine(comment=cst.Comment(text)) for text in comments),
                 ]
             )
+        if original_node in self.fitting:
+            updated_node = self._fitted(original_node, updated_node)
         if isinstance(original_node, cst.Call):
             removed = self._removed_indices(original_node.args)
             if not removed:
@@ -198,11 +211,7 @@ class EditApplier(cst.CSTTransformer):
         shrunk, self.shrunk = self.shrunk, []
         if self.parents is None:
             return updated
-        depth = 0
-        node = self.parents.get(original)
-        while node is not None:
-            depth += isinstance(node, cst.IndentedBlock)
-            node = self.parents.get(node)
+        depth = self._depth(original)
         for call in shrunk:
             flat = layout.joined_call(call)
             if flat is None:
@@ -212,6 +221,42 @@ class EditApplier(cst.CSTTransformer):
             if "\n" not in code and depth * self.indent_width + len(code) <= self.line_length:
                 updated = candidate
         return updated
+
+    def _fitted(self, original: cst.BaseStatement, updated: cst.BaseStatement) -> cst.BaseStatement:
+        """`updated` with the calls replacing its nodes broken to the line length where
+        they do not fit as they land (`layout.broken_call`)."""
+        fitting = self.fitting.pop(original)
+        alone = cst.Module([updated])  # the block's indentation left out of its lines
+        spans = positions_of(alone, [call for _, call in fitting])
+        lines = _NEWLINE.split(alone.code)
+        block = self._depth(original) * self.indent_width
+        fitted: list[tuple[cst.CSTNode, cst.CSTNode]] = []
+        for replaced, call in fitting:
+            first, last = lines[spans[call].start.line - 1], lines[spans[call].end.line - 1]
+            indent = first[: len(first) - len(first.lstrip())]
+            start = block + len(first[: spans[call].start.column].expandtabs(4))
+            end = len(last) - spans[call].end.column
+            broken = layout.broken_call(
+                call,
+                indent,
+                start,
+                end,
+                block=block,
+                unit=self.indent,
+                line_length=self.line_length,
+                written=_added_by(replaced),
+            )
+            fitted.append((call, broken))
+        return updated.visit(_Reused(fitted))
+
+    def _depth(self, statement: cst.BaseStatement) -> int:
+        """How many blocks `statement` (of the original tree) is in."""
+        depth = 0
+        node = self.parents.get(statement)
+        while node is not None:
+            depth += isinstance(node, cst.IndentedBlock)
+            node = self.parents.get(node)
+        return depth
 
     def _edit_body(self, original_node, updated_node):
         removed = self._removed_indices(original_node.body)
@@ -244,3 +289,17 @@ class EditApplier(cst.CSTTransformer):
         if not body and isinstance(updated_node, cst.IndentedBlock):
             body = [cst.SimpleStatementLine([cst.Pass()])]
         return updated_node.with_changes(body=body)
+
+
+def _added_by(replaced: cst.CSTNode) -> Callable[[cst.Call], bool]:
+    """Whether a call of `replaced`'s replacement is one the replacement adds: its
+    function is none of those `replaced` calls (a call of the user's keeps its layout)."""
+    code = cst.Module([]).code_for_node
+    called: set[str] = set()
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            called.add(code(call.func))
+
+    walk(replaced, Calls())
+    return lambda call: code(call.func) not in called

@@ -28,7 +28,10 @@ class EchoAgent(Agent):
             await self._conn.sessionUpdate(
                 SessionNotification(
                     session_id=session_id,
-                    update=AgentMessageChunk(session_update="agent_message_chunk", content=TextContentBlock(type="text", text=text)),
+                    update=AgentMessageChunk(
+                        session_update="agent_message_chunk",
+                        content=TextContentBlock(type="text", text=text),
+                    ),
                 )
             )
         return PromptResponse(stopReason="end_turn")
