@@ -179,8 +179,8 @@ class FileContext:
         self._edits().removed.add(node)
 
     def replace(self, node: cst.CSTNode, new: cst.CSTNode, *, fit: bool = False) -> None:
-        """`fit`: `new`, a call written on one line, and the calls it adds are broken one
-        argument a line where they do not fit the project's line length (`Edits.fitted`)."""
+        """`fit`: `new`, a call, and the calls it adds are broken one argument a line
+        where they do not fit the project's line length as they land (`Edits.fitted`)."""
         self._edits().replaced[node] = new
         if fit:
             self._edits().fitted.add(node)

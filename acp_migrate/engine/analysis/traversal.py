@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Collection, Sequence
 
 import libcst as cst
+from libcst.metadata.position_provider import NEWLINE_RE
 
 from acp_migrate.cst import layout
 from acp_migrate.cst.positions import positions_of
@@ -15,7 +15,6 @@ from acp_migrate.rules.context import FileContext
 from acp_migrate.rules.edits import Edits
 
 Hook = Callable[[cst.CSTNode], object]
-_NEWLINE = re.compile(r"\r\n?|\n")
 
 
 class _NodeKind:
@@ -224,29 +223,30 @@ class EditApplier(cst.CSTTransformer):
 
     def _fitted(self, original: cst.BaseStatement, updated: cst.BaseStatement) -> cst.BaseStatement:
         """`updated` with the calls replacing its nodes broken to the line length where
-        they do not fit as they land (`layout.broken_call`)."""
-        fitting = self.fitting.pop(original)
+        they do not fit as they land (`layout.broken_to_fit`), each from the outermost
+        bracket holding it on its line, as black breaks the line's last bracket first."""
+        breakable: dict[layout.Bracketed, set[cst.CSTNode]] = {}  # outermost -> what breaks
+        for replaced, call in self.fitting.pop(original):
+            top, nodes = _breakable(updated, replaced, call)
+            breakable.setdefault(top, set()).update(nodes)
         alone = cst.Module([updated])  # the block's indentation left out of its lines
-        spans = positions_of(alone, [call for _, call in fitting])
-        lines = _NEWLINE.split(alone.code)
+        spans = positions_of(alone, list(breakable))
+        lines = NEWLINE_RE.split(alone.code)
         block = self._depth(original) * self.indent_width
         fitted: list[tuple[cst.CSTNode, cst.CSTNode]] = []
-        for replaced, call in fitting:
-            first, last = lines[spans[call].start.line - 1], lines[spans[call].end.line - 1]
-            indent = first[: len(first) - len(first.lstrip())]
-            start = block + len(first[: spans[call].start.column].expandtabs(4))
-            end = len(last) - spans[call].end.column
-            broken = layout.broken_call(
-                call,
-                indent,
-                start,
-                end,
+        for top, nodes in breakable.items():
+            first, last = lines[spans[top].start.line - 1], lines[spans[top].end.line - 1]
+            broken = layout.broken_to_fit(
+                top,
+                first[: len(first) - len(first.lstrip())],
+                block + len(first[: spans[top].start.column].expandtabs(4)),
+                len(last) - spans[top].end.column,
                 block=block,
                 unit=self.indent,
                 line_length=self.line_length,
-                written=_added_by(replaced),
+                breakable=nodes,
             )
-            fitted.append((call, broken))
+            fitted.append((top, broken))
         return updated.visit(_Reused(fitted))
 
     def _depth(self, statement: cst.BaseStatement) -> int:
@@ -291,15 +291,57 @@ class EditApplier(cst.CSTTransformer):
         return updated_node.with_changes(body=body)
 
 
-def _added_by(replaced: cst.CSTNode) -> Callable[[cst.Call], bool]:
-    """Whether a call of `replaced`'s replacement is one the replacement adds: its
-    function is none of those `replaced` calls (a call of the user's keeps its layout)."""
+def _breakable(
+    statement: cst.BaseStatement, replaced: cst.Call, call: cst.Call
+) -> tuple[layout.Bracketed, set[cst.CSTNode]]:
+    """Where `call`, replacing `replaced` in `statement`, is broken from: the outermost
+    call or list on its line that holds it item in item (the user's call it is passed
+    to), else itself; and what may break: those, the calls `call` adds (their function
+    none of those `replaced` calls: a call of the user's keeps its layout) and the lists
+    holding them."""
     code = cst.Module([]).code_for_node
-    called: set[str] = set()
+    called = {code(node.func) for node in _nodes_in(replaced, cst.Call)}
+    breakable: set[cst.CSTNode] = {node for node in _nodes_in(call, cst.Call) if code(node.func) not in called}
+    breakable.update(
+        node for node in _nodes_in(call, cst.List) if any(item.value in breakable for item in node.elements)
+    )
+    top: layout.Bracketed = call
+    if "\n" in code(call):
+        return top, breakable
+    ancestors: list[cst.CSTNode] = []
 
-    class Calls(cst.CSTVisitor):
-        def visit_Call(self, call: cst.Call) -> None:
-            called.add(code(call.func))
+    class Path(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.stack: list[cst.CSTNode] = []
 
-    walk(replaced, Calls())
-    return lambda call: code(call.func) not in called
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if node is call:
+                ancestors.extend(self.stack)
+            self.stack.append(node)
+            return not ancestors
+
+        def on_leave(self, node: cst.CSTNode) -> None:
+            self.stack.pop()
+
+    walk(statement, Path())
+    while len(ancestors) >= 2:
+        item, holder = ancestors.pop(), ancestors.pop()
+        held = isinstance(item, (cst.Arg, cst.BaseElement)) and item.value is top
+        if not (held and isinstance(holder, (cst.Call, cst.List))) or "\n" in code(holder):
+            break
+        top = holder
+        breakable.add(top)
+    return top, breakable
+
+
+def _nodes_in(node: cst.CSTNode, kind: type[cst.CSTNode]) -> list[cst.CSTNode]:
+    found: list[cst.CSTNode] = []
+
+    class Nodes(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if isinstance(node, kind):
+                found.append(node)
+            return True
+
+    walk(node, Nodes())
+    return found

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from acp_migrate.cst.layout import one_a_line
 from acp_migrate.settings import ProjectStyle
 
 
@@ -75,8 +76,6 @@ def _multiline_string(node: cst.CSTNode) -> bool:
 
 def laid_out_call(call: cst.Call, func: cst.BaseExpression, args: list[cst.Arg]) -> cst.Call:
     """`func(*args)` laid out as `call` was: on one line, or one argument a line."""
-    from acp_migrate.cst.layout import one_a_line
-
     if not isinstance(call.whitespace_before_args, cst.ParenthesizedWhitespace):
         bare = [arg.with_changes(whitespace_after_arg=cst.SimpleWhitespace("")) for arg in args]
         between = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))

@@ -14,10 +14,15 @@ class EchoAgent(Agent):
         return NewSessionResponse(session_id=uuid.uuid4().hex)
 
     async def prompt(self, prompt, session_id, **kwargs):
-        await self.conn.session_update(session_id, AgentPlanUpdate(
-            session_update="plan",
-            entries=[PlanEntry(content="echo", priority="medium", status="pending")],
-        ))
+        await self.conn.session_update(
+            session_id,
+            AgentPlanUpdate(
+                session_update="plan",
+                entries=[
+                    PlanEntry(content="echo", priority="medium", status="pending"),
+                ],
+            ),
+        )
         await self.conn.session_update(
             session_id,
             ToolCallStart(
@@ -28,13 +33,19 @@ class EchoAgent(Agent):
             ),
         )
         for block in prompt:
-            await self.conn.session_update(session_id, AgentMessageChunk(
-                session_update="agent_message_chunk",
-                content=TextContentBlock(type="text", text=block.text),
-            ))
-        await self.conn.session_update(session_id, ToolCallProgress(
-            session_update="tool_call_update",
-            tool_call_id="call-1",
-            status="completed",
-        ))
+            await self.conn.session_update(
+                session_id,
+                AgentMessageChunk(
+                    session_update="agent_message_chunk",
+                    content=TextContentBlock(type="text", text=block.text),
+                ),
+            )
+        await self.conn.session_update(
+            session_id,
+            ToolCallProgress(
+                session_update="tool_call_update",
+                tool_call_id="call-1",
+                status="completed",
+            ),
+        )
         return PromptResponse(stop_reason="end_turn")

@@ -110,10 +110,10 @@ class ExampleAgent(Agent):
         if session_id not in self._sessions:
             self._sessions.add(session_id)
 
-        await self._send_agent_message(session_id, TextContentBlock(
-            type="text",
-            text="Client sent:",
-        ))
+        await self._send_agent_message(
+            session_id,
+            TextContentBlock(type="text", text="Client sent:"),
+        )
         for block in prompt:
             await self._send_agent_message(session_id, block)
         return PromptResponse(stop_reason="end_turn")
