@@ -3,10 +3,7 @@
 import uuid
 
 from acp import Agent, start_tool_call, text_block, update_agent_message, update_tool_call
-from acp.schema import (
-    NewSessionResponse,
-    PromptResponse,
-)
+from acp.schema import NewSessionResponse, PromptResponse
 
 
 class EchoAgent(Agent):

@@ -1,9 +1,16 @@
 import uuid
 
 from acp import Agent
-from acp.schema import AgentMessageChunk, NewSessionResponse, PlanEntry, PromptResponse
-from acp.schema import AgentPlanUpdate, TextContentBlock, ToolCallProgress
-from acp.schema import ToolCallStart
+from acp.schema import (
+    AgentMessageChunk,
+    AgentPlanUpdate,
+    NewSessionResponse,
+    PlanEntry,
+    PromptResponse,
+    TextContentBlock,
+    ToolCallProgress,
+    ToolCallStart,
+)
 
 
 class EchoAgent(Agent):
