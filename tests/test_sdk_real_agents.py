@@ -208,6 +208,8 @@ def test_mini_agent_acp_moves_to_1_0_and_serves_a_prompt(mini_agent_python: Path
     # Left for a person: the factory hands the agent its configuration beside the connection.
     assert set(_findings(fixed.stdout)) == {("mini_agent/acp/__init__.py", "ACP222")}, fixed.stdout
     assert (again.returncode, _tree(project)) == (1, after)
+    # `acp` is the SDK, not the subpackage mini_agent/acp/: its imports stay out of the project's section.
+    assert b"ToolCallStart\n\nfrom mini_agent.agent import Agent\n" in after["mini_agent/acp/__init__.py"]
 
     run = _serve_mini_agent(mini_agent_python, project, tmp_path / "home")
     assert run["failure"] is None, run["failure"]
