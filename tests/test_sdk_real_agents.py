@@ -25,6 +25,7 @@ pytestmark = pytest.mark.slow  # a virtualenv of hermes-agent and its dependenci
 
 TARGET = "1.0.0rc3"
 HERMES = "hermes-agent==0.19.0"
+STABLE = "0.12.1"  # the newest release that is not a pre-release
 MINI_AGENT = Path(__file__).resolve().parent / "data" / "mini-agent"
 # Its dependencies as its uv.lock pins them (mcp 1.19 fails at import on a later pydantic).
 MINI_AGENT_DEPENDENCIES = (
@@ -170,8 +171,8 @@ SERVE_AT_HOME = (
 
 
 def _serve_mini_agent(python: Path, project: Path, home: Path) -> dict:
-    """Mini-Agent's ACP server started in `project` and driven over stdio by 1.0's client
-    (initialize, session/new, one prompt). Its LLM's address is a local port bound but
+    """Mini-Agent's ACP server started in `project` on `python`'s SDK and driven over stdio
+    by that release's client (initialize, session/new, one prompt). Its LLM's address is a local port bound but
     never listening: the prompt's request is refused at once, with no network."""
     with socket.socket() as refusing:
         refusing.bind(("127.0.0.1", 0))
@@ -191,7 +192,7 @@ def _serve_mini_agent(python: Path, project: Path, home: Path) -> dict:
     return json.loads(done.stdout)
 
 
-def test_mini_agent_acp_moves_to_1_0_and_serves_a_prompt(mini_agent_python: Path, tmp_path: Path) -> None:
+def test_mini_agent_acp_moves_to_1_0_and_serves_on_1_0_and_0_12(mini_agent_python: Path, tmp_path: Path) -> None:
     project = shutil.copytree(MINI_AGENT, tmp_path / "mini-agent")  # its pyproject: `agent-client-protocol>=0.6.0`
     importing = [mini_agent_python, "-c", "import mini_agent.acp"]
     # As published, on 1.0: `acp.helpers` is gone.
@@ -211,20 +212,23 @@ def test_mini_agent_acp_moves_to_1_0_and_serves_a_prompt(mini_agent_python: Path
     # `acp` is the SDK, not the subpackage mini_agent/acp/: its imports stay out of the project's section.
     assert b"ToolCallStart\n\nfrom mini_agent.agent import Agent\n" in after["mini_agent/acp/__init__.py"]
 
-    run = _serve_mini_agent(mini_agent_python, project, tmp_path / "home")
-    assert run["failure"] is None, run["failure"]
-    assert run["session_id"].startswith("sess-0-")
-    # The turn reaches the LLM, which refuses: the agent says so in an update `fix` built.
-    asked = next(m["id"] for d, m in run["frames"] if d == "client->agent" and m.get("method") == "session/prompt")
-    answer = next(m for d, m in run["frames"] if d == "agent->client" and m.get("id") == asked and "method" not in m)
-    assert answer.get("result") == {"stopReason": "refusal"}, answer
-    updates = [m["params"] for d, m in run["frames"] if d == "agent->client" and m.get("method") == "session/update"]
-    assert updates == [
-        {
-            "sessionId": run["session_id"],
-            "update": {
-                "sessionUpdate": "agent_message_chunk",
-                "content": {"type": "text", "text": "Error: Connection error."},
-            },
-        }
-    ], updates
+    # Served on 1.0 and on what its requirement installs today.
+    for python in (mini_agent_python, sdk_python(STABLE, *MINI_AGENT_DEPENDENCIES)):
+        run = _serve_mini_agent(python, project, tmp_path / "home")
+        assert run["failure"] is None, (python, run["failure"])
+        assert run["session_id"].startswith("sess-0-"), python
+        # The turn reaches the LLM, which refuses: the agent says so in an update `fix` built.
+        frames = run["frames"]
+        asked = next(m["id"] for d, m in frames if d == "client->agent" and m.get("method") == "session/prompt")
+        answer = next(m for d, m in frames if d == "agent->client" and m.get("id") == asked and "method" not in m)
+        assert answer.get("result") == {"stopReason": "refusal"}, (python, answer)
+        updates = [m["params"] for d, m in frames if d == "agent->client" and m.get("method") == "session/update"]
+        assert updates == [
+            {
+                "sessionId": run["session_id"],
+                "update": {
+                    "sessionUpdate": "agent_message_chunk",
+                    "content": {"type": "text", "text": "Error: Connection error."},
+                },
+            }
+        ], (python, updates)
