@@ -29,7 +29,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from acp_migrate.rules.base import NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, Example, Report, Rule
+from acp_migrate.rules.base import (
+    DEFINED_NAME,
+    NOT_HASATTR,
+    NOT_IN,
+    OWN_ATTRIBUTE,
+    PARSED_DICT_KEY,
+    Example,
+    Report,
+    Rule,
+)
 from acp_migrate.rules.shared import CAPS, CAPS_DICT, LEGACY_KEYS, LEGACY_TOKENS
 
 if TYPE_CHECKING:
@@ -53,7 +62,7 @@ class RemovedFieldRead(Rule):
     triggers = LEGACY_TOKENS
     screen_words = LEGACY_KEYS
     # assertions of absence, and dicts given to a parsing method, read nothing
-    screen_harmless = frozenset({NOT_HASATTR, NOT_IN, PARSED_DICT_KEY})
+    screen_harmless = frozenset({NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, DEFINED_NAME, OWN_ATTRIBUTE})
     examples = (
         Example(
             before=(
