@@ -50,6 +50,8 @@ DEFINED_NAME = "defined name"
 # can make it capabilities): a server's or a client's own attribute.
 OWN_ATTRIBUTE = "own attribute"
 SCREEN_CONTEXTS = frozenset({NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, POPPED_KEY, DEFINED_NAME, OWN_ATTRIBUTE})
+# Where the rules that set or read the removed field (ACP001-ACP005, ACP008) find no site of it.
+NO_FIELD_SITE = frozenset({NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, DEFINED_NAME, OWN_ATTRIBUTE})
 
 
 class Rule(RuleBase):
