@@ -148,6 +148,23 @@ def test_a_file_too_large_to_parse_whose_helper_is_named_like_the_field_is_clean
     assert analysis.findings == [] and analysis.fixed_source is None
 
 
+def test_the_census_reads_a_file_too_large_to_parse_as_one_of_any_size() -> None:
+    # A doctest calling the helper still mentions the field (ACP011), at the same line.
+    helper = (
+        b"class Api:\n"
+        b"    def slash_commands(self):\n"
+        b'        """The guild\'s commands.\n'
+        b"\n"
+        b"        >>> Api().slash_commands()\n"
+        b"        []\n"
+        b'        """\n'
+        b"        return self.slash_commands\n"
+    )
+    for source in (helper, helper + GENERATED):
+        findings = analyze_source(source, path="generated.py").findings
+        assert [(finding.line, finding.code) for finding in findings] == [(5, "ACP011")]
+
+
 def test_a_file_too_large_to_parse_that_holds_a_site_names_its_line() -> None:
     site = b"CAPS = AgentCapabilities(slash_commands=[])\n"
     source = b"def slash_commands():\n    return []\n" + GENERATED + site
