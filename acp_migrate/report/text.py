@@ -222,6 +222,11 @@ def render_stopped(written: Sequence[str]) -> str:
     )
 
 
+def render_finished(written: Sequence[str]) -> str:
+    """What a fix wrote first, finishing the burst of one killed while writing."""
+    return f"fix finished the writes of a fix killed while writing: {_count(len(written), 'file')} written ({_named(sorted(written))})\n"
+
+
 # The summary is one line: past this many, the files added are counted, not named.
 NAMED_FILES = 5
 

@@ -29,6 +29,7 @@ from acp_migrate.engine.execution.files import (
     read_source,
     remove_leftovers,
 )
+from acp_migrate.engine.execution.journal import Journal, finish_killed_run
 from acp_migrate.engine.execution.modules import file_system_modules
 from acp_migrate.engine.execution.pool import WorkerDied, available_cores, run_in_workers, working_on
 from acp_migrate.engine.execution.postcondition import checked
@@ -143,13 +144,14 @@ def run(
     cwd = os.getcwd()
     path_errors: list[PathError] = []
     found = 0
+    roots = write_roots(paths, discovery_options)
     template = FileJob(
         path="",
         display_path="",
         mode=mode,
         settings=settings,
         report_unused_suppressions=report_unused_suppressions,
-        roots=write_roots(paths, discovery_options) if mode is Mode.FIX else None,
+        roots=roots if mode is Mode.FIX else None,
     )
 
     outcomes: list[FileOutcome] = []
@@ -166,6 +168,9 @@ def run(
 
     written: list[str] = []
     try:
+        # A fix killed in its burst left a journal (journal.py): the tree is whole again first.
+        finish_killed_run(roots[0], roots, functools.partial(display_path, cwd=cwd), written, write=mode is Mode.FIX)
+        finished = list(written)
         # Closed here when a stop interrupts this loop, not whenever the traceback lets go of
         # it: a pool still working waits for its workers' current files (pool.py).
         with contextlib.closing(process_paths(discovered(), template, cwd, workers)) as processed:
@@ -191,6 +196,7 @@ def run(
         remove_leftovers(leftovers)  # a killed run's: once this run's writes are done
     return RunResult(
         mode=mode,
+        finished=finished,
         files=sorted(outcomes, key=lambda outcome: outcome.path),
         path_errors=sorted(
             (FileError(path=display_path(e.path, cwd), reason=e.reason) for e in path_errors),
@@ -226,7 +232,7 @@ def _write_together(
         return os.path.normpath(os.path.join(cwd, shown))
 
     try:
-        with WriteBatch(roots) as batch:
+        with WriteBatch(roots, Journal(roots[0]) if roots else None) as batch:
             for companion in companions.values():
                 assert companion.content is not None
                 batch.stage(
