@@ -720,7 +720,7 @@ def _run_paths(function, common: Common, options: Options) -> api.RunReport:
     finally:
         if bar is not None:
             bar.close()
-    if report.result.finished:
+    if report.result.finished is not None:
         sys.stderr.write(render_finished(report.result.finished))
     if not report.result.files and not report.result.path_errors:
         # As ruff says it: a wrong folder, or a pattern that excludes everything, must not pass silently.

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from hardening_support import CLI, HANG_GUARD, REPO, holding_fifo, run_cli_process, snapshot
-from support.processes import session_ended
+from support.processes import session_ended, wait_until
 
 pytestmark = pytest.mark.slow  # the installed command, in processes
 
@@ -226,19 +226,41 @@ def test_a_killed_fix_is_not_finished_over_a_file_edited_since(tmp_path: Path) -
     assert snapshot(tree) == killed
 
 
-def test_a_check_during_a_fix_burst_waits_for_no_journal(tmp_path: Path, trees) -> None:
+def test_a_journal_whose_writes_are_all_done_is_removed_and_said(tmp_path: Path) -> None:
+    # Killed after its last rename, before the journal's removal: the tree is whole.
+    tree = _project(tmp_path)
+    agent = (tree / "agent.py").read_bytes()
+    (tree / JOURNAL).write_bytes(_journal("agent.py", ".agent.py.1.0123abcd.acp-migrate.tmp", b"before\n", agent))
+
+    result = run_cli_process("fix", ".", cwd=tree)
+
+    assert result.returncode == 0, result
+    assert result.stderr == (
+        "fix removed the journal of a fix killed once its writes were done: nothing was left to write\n"
+    )
+    assert not (tree / JOURNAL).exists()
+
+
+def _waits_for_a_lock(pid: int) -> bool:
+    # /proc/locks marks a process blocked on a lock "->".
+    return any(line.split()[1] == "->" and line.split()[5] == str(pid) for line in Path("/proc/locks").read_text().splitlines())  # fmt: skip
+
+
+def test_a_check_started_during_a_fix_burst_waits_for_its_end(tmp_path: Path, trees) -> None:
     # A live burst's journal is locked: it is not taken for a killed run's.
     _, after = trees
     checks = []
 
     def check(tree: Path) -> None:
-        checks.append(run_cli_process("check", ".", cwd=tree))
+        checks.append(subprocess.Popen([str(CLI), "check", "."], cwd=tree, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))  # fmt: skip
+        wait_until(lambda: _waits_for_a_lock(checks[0].pid) or checks[0].poll() is not None, "the check to wait")
+        assert checks[0].poll() is None, checks[0].communicate()
 
     tree, process, errors = _stopped_at(tmp_path, "burst", None, check)
 
-    assert checks[0].returncode == 2, checks[0]
-    assert checks[0].stderr == f"error: {JOURNAL}: another acp-migrate fix is writing these files now: run again once it has ended\n"  # fmt: skip
     assert (process.returncode, errors) == (0, "")
+    assert checks[0].communicate(timeout=HANG_GUARD) == ("All checks passed.\n", "")
+    assert checks[0].returncode == 0
     assert snapshot(tree) == after
 
 

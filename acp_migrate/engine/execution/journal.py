@@ -29,7 +29,7 @@ from acp_migrate.engine.execution.files import (
 
 try:
     import fcntl
-except ImportError:  # no locks: a run cannot tell another's burst from a killed one
+except ImportError:  # no locks (Windows): a run cannot tell another's burst from a killed one
     fcntl = None  # type: ignore[assignment]
 
 NAME = "acp-migrate-journal"
@@ -41,8 +41,8 @@ _FOLDERS_NEVER_WRITTEN = frozenset({".git", ".hg", ".svn"})
 
 
 class UnfinishedRun(Exception):
-    """A journal stops the run: a killed fix's, to finish with `fix` (or that cannot be
-    finished), or the journal of a fix writing now. The message says what to do."""
+    """The journal of a killed fix stops the run: to finish with `fix`, or one that cannot
+    finish it. The message says what to do."""
 
 
 def journal_path(root: str) -> str:
@@ -55,12 +55,12 @@ def journal_path(root: str) -> str:
 class Journal:
     """The journal of a burst over the project at `root` (its real path): what a WriteBatch
     writes before its first rename and removes after its last. Its folder is locked
-    meanwhile, so a run starting then does not take the burst for a killed one."""
+    meanwhile: a run starting then waits for the burst's end, not taking it for a killed one."""
 
     def __init__(self, root: str) -> None:
         self.root = os.path.realpath(root)
         self.path = journal_path(self.root)
-        self._folder: int | None = None
+        self._folder: int | None = None  # locked while the journal is there
 
     def write(self, writes: Sequence[PendingWrite]) -> None:
         entries = [
@@ -73,57 +73,54 @@ class Journal:
             for write in writes
         ]
         data = json.dumps({"acp-migrate journal": FORMAT, "writes": entries}, indent=1).encode() + b"\n"
-        self._folder = _locked_folder(self.path, self.path, shared=False)
+        self._folder = _locked_folder(self.path, shared=False)
         try:
             write_atomic(self.path, data, create=True, roots=[self.root])
         except FileAccessError as exc:
-            os.close(self._folder)
+            self._unlock()
             raise FileAccessError(f"cannot write the run's journal: {exc.reason}", self.path) from None
 
     def remove(self) -> None:
-        assert self._folder is not None
         try:
             os.unlink(self.path)
-            os.fsync(self._folder)
+            if self._folder is not None:
+                os.fsync(self._folder)
         except OSError:
             pass  # the renames are done: a journal left is one the next run finishes with nothing to rename
-        os.close(self._folder)  # and unlocks it
-        self._folder = None
+        self._unlock()
+
+    def _unlock(self) -> None:
+        if self._folder is not None:
+            os.close(self._folder)
+            self._folder = None
 
 
-def _locked_folder(path: str, shown: str, *, shared: bool) -> int:
-    """The journal's folder, open and locked: shared, to read a journal (UnfinishedRun
-    when a fix is writing); exclusive, to write one (waiting for readers)."""
+def _locked_folder(path: str, *, shared: bool) -> int | None:
+    """The journal's folder, open and locked (None: no locks here), once the runs
+    holding it let go: shared, to read a journal; exclusive, to write one."""
+    if fcntl is None:
+        return None
     try:
-        folder = os.open(
-            os.path.dirname(path), os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_DIRECTORY", 0) | os.O_CLOEXEC
-        )
+        folder = os.open(os.path.dirname(path), os.O_RDONLY | os.O_NOFOLLOW | os.O_DIRECTORY | os.O_CLOEXEC)
     except OSError as exc:
         raise FileAccessError(describe_os_error(exc), os.path.dirname(path)) from exc
-    if fcntl is not None:
-        try:
-            fcntl.flock(folder, fcntl.LOCK_SH | fcntl.LOCK_NB if shared else fcntl.LOCK_EX)
-        except BlockingIOError:
-            os.close(folder)
-            raise UnfinishedRun(
-                f"{shown}: another acp-migrate fix is writing these files now: run again once it has ended"
-            ) from None
+    fcntl.flock(folder, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
     return folder
 
 
 def finish_killed_run(
     root: str, roots: Sequence[str], show: Callable[[str], str], written: list[str], *, write: bool
-) -> None:
-    """Finish the burst of the killed fix whose journal is at `root`, if any: `written`
-    gets each file written (as `show` shows its path). `write` False (check, diff):
-    raise UnfinishedRun saying to run fix. Raises UnfinishedRun when the journal cannot
-    be trusted or finished: then nothing is done."""
+) -> bool:
+    """Finish the burst of the killed fix whose journal is at `root`, if any (False:
+    none): `written` gets each file written (as `show` shows its path). `write` False
+    (check, diff): raise UnfinishedRun saying to run fix. Raises UnfinishedRun when the
+    journal cannot be trusted or finished: then nothing is done."""
     journal = Journal(root)
     shown_journal = show(journal.path)
     try:
         writes = _read(journal.path, shown_journal)
         if writes is None:
-            return
+            return False
         with WriteBatch(roots, journal if write else None) as batch:
             done = sum(_take(batch, journal.root, roots, entry, show) for entry in writes)
             if not write:
@@ -134,46 +131,43 @@ def finish_killed_run(
             batch.commit(written)
     except FileAccessError as exc:
         where = f"{exc.path}: " if exc.path else ""
-        raise UnfinishedRun(
-            f"{shown_journal}: a fix was killed while writing its files, and its journal cannot finish it:"
-            f" {where}{exc.reason}; nothing was done\n"
-            "restore the files it names (git checkout, or your backup), then delete it and the"
-            f" *{TEMP_SUFFIX} files beside them"
-        ) from None
+        raise _refused(shown_journal, f"cannot finish it: {where}{exc.reason}") from None
+    return True
 
 
 def _read(path: str, shown: str) -> list[dict] | None:
     """The journal's writes, checked for their form (None: no journal)."""
     if not os.path.lexists(path):
         return None
-    folder = _locked_folder(path, shown, shared=True)
+    folder = _locked_folder(path, shared=True)
     try:
         if not os.path.lexists(path):
             return None  # the fix writing it has ended
         if os.path.islink(path):
-            raise _unreadable(shown, "a symbolic link")
+            raise _refused(shown, "cannot be read: a symbolic link")
         try:
             data = read_source(path, limit=MAX_JOURNAL_BYTES)
         except FileAccessError as exc:
-            raise _unreadable(shown, exc.reason) from None
+            raise _refused(shown, f"cannot be read: {exc.reason}") from None
     finally:
-        os.close(folder)
+        if folder is not None:
+            os.close(folder)
     try:
         journal = json.loads(data)
     except (ValueError, RecursionError):
-        raise _unreadable(shown, "not a journal acp-migrate wrote (not JSON)") from None
+        raise _refused(shown, "cannot be read: not a journal acp-migrate wrote (not JSON)") from None
     if not isinstance(journal, dict) or journal.get("acp-migrate journal") != FORMAT:
-        raise _unreadable(shown, f"not a journal this release wrote (format {FORMAT})")
+        raise _refused(shown, f"cannot be read: not a journal this release wrote (format {FORMAT})")
     writes = journal.get("writes")
     if not isinstance(writes, list) or not all(map(_well_formed, writes)):
-        raise _unreadable(shown, "not a journal acp-migrate wrote (a write it lists is malformed)")
+        raise _refused(shown, "cannot be read: not a journal acp-migrate wrote (a write it lists is malformed)")
     return writes
 
 
-def _unreadable(shown: str, reason: str) -> UnfinishedRun:
+def _refused(shown: str, why: str) -> UnfinishedRun:
     return UnfinishedRun(
-        f"{shown}: a fix was killed while writing its files, and its journal cannot be read: {reason};"
-        f" nothing was done\nrestore the files it wrote (git status lists them), then delete it and the"
+        f"{shown}: a fix was killed while writing its files, and its journal {why}; nothing was done\n"
+        "restore the files it names (git checkout, or a backup), then delete it and the"
         f" *{TEMP_SUFFIX} files beside them"
     )
 

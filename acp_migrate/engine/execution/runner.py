@@ -169,8 +169,8 @@ def run(
     written: list[str] = []
     try:
         # A fix killed in its burst left a journal (journal.py): the tree is whole again first.
-        finish_killed_run(roots[0], roots, functools.partial(display_path, cwd=cwd), written, write=mode is Mode.FIX)
-        finished = list(written)
+        show = functools.partial(display_path, cwd=cwd)
+        finished = list(written) if finish_killed_run(roots[0], roots, show, written, write=mode is Mode.FIX) else None
         # Closed here when a stop interrupts this loop, not whenever the traceback lets go of
         # it: a pool still working waits for its workers' current files (pool.py).
         with contextlib.closing(process_paths(discovered(), template, cwd, workers)) as processed:
