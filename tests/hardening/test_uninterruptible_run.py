@@ -354,3 +354,33 @@ def test_a_journal_that_cannot_be_trusted_is_refused_with_nothing_written(tmp_pa
     assert "nothing was done" in result.stderr.splitlines()[0]
     assert result.stderr.splitlines()[1].startswith("error: restore the files"), result.stderr
     assert snapshot(tmp_path) == everything
+
+
+def test_a_rename_failing_in_the_burst_leaves_the_rest_to_the_next_fix(tmp_path: Path) -> None:
+    # The journal is written: the files not renamed stay staged, and the next run renames them.
+    from acp_migrate.engine.execution.files import FileAccessError, Unchanged, WriteBatch
+    from acp_migrate.engine.execution.journal import Journal, finish_killed_run
+
+    root = str(tmp_path.resolve())
+    first, second = tmp_path / "first.py", tmp_path / "second.py"
+    first.write_bytes(b"old first\n")
+    second.write_bytes(b"old second\n")
+
+    def second_becomes_a_folder() -> None:
+        second.unlink()
+        (second / "inside").mkdir(parents=True)
+
+    with WriteBatch([root], Journal(root)) as batch, pytest.raises(FileAccessError):
+        batch.stage(str(first), b"new first\n", expect=Unchanged(b"old first\n"), shown="first.py")
+        batch.stage(str(second), b"new second\n", expect=Unchanged(b"old second\n"), shown="second.py")
+        batch.commit(after_first=second_becomes_a_folder)
+    assert first.read_bytes() == b"new first\n"
+    assert (tmp_path / JOURNAL).is_file() and len(_staged(tmp_path)) == 1
+    shutil.rmtree(second)
+    second.write_bytes(b"old second\n")
+
+    written: list[str] = []
+    assert finish_killed_run(root, [root], os.path.basename, written, write=True)
+
+    assert written == ["second.py"]
+    assert snapshot(tmp_path) == {"first.py": b"new first\n", "second.py": b"new second\n"}

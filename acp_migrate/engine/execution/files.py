@@ -157,7 +157,7 @@ class _Staged:
     data: bytes | None
     expect: Unchanged | None
     renamed: bool = False
-    adopted: bool = False  # staged by a killed run: its journal's, never removed unrenamed
+    journalled: bool = False  # listed in a journal: the next run renames it, if this one does not
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +178,9 @@ class BurstJournal(Protocol):
     def write(self, writes: Sequence[PendingWrite]) -> None: ...
 
     def remove(self) -> None: ...
+
+    def close(self) -> None:
+        """Let go of it (removed or not)."""
 
 
 class WriteBatch:
@@ -200,10 +203,12 @@ class WriteBatch:
 
     def __exit__(self, *exc_info: object) -> None:
         for staged in self._staged:
-            if staged.temp_name is not None and not staged.renamed and not staged.adopted:
+            if staged.temp_name is not None and not staged.renamed and not staged.journalled:
                 _remove_quietly_in(staged.folder, staged.temp_name)
         for folder in self._folders.values():
             os.close(folder)
+        if self._journal is not None:
+            self._journal.close()
 
     def stage(
         self, path: str, data: bytes, *, create: bool = False, expect: Unchanged | None = None, shown: str = ""
@@ -267,7 +272,7 @@ class WriteBatch:
             raise FileAccessError(f"its staged file {temp_name}: {exc.reason}", shown) from None
         if digest(data) != after:
             raise FileAccessError(f"its staged file {temp_name} does not hold what the journal says", shown)
-        self._staged.append(_Staged(shown, folder, directory, name, temp_name, data, expect, adopted=True))
+        self._staged.append(_Staged(shown, folder, directory, name, temp_name, data, expect, journalled=True))
         return True
 
     def commit(self, renamed: list[str] | None = None, *, after_first: Callable[[], None] | None = None) -> None:
@@ -291,6 +296,8 @@ class WriteBatch:
                     raise FileAccessError(exc.reason, staged.shown) from None
             if self._journal is not None:
                 self._journal.write([_pending(s) for s, done in zip(self._staged, holding, strict=True) if not done])
+                for staged in self._staged:  # a rename failing now leaves the rest to the next run
+                    staged.journalled = True
             for staged, done in zip(self._staged, holding, strict=True):
                 try:
                     if staged.temp_name is None:

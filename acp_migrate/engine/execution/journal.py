@@ -77,7 +77,7 @@ class Journal:
         try:
             write_atomic(self.path, data, create=True, roots=[self.root])
         except FileAccessError as exc:
-            self._unlock()
+            self.close()
             raise FileAccessError(f"cannot write the run's journal: {exc.reason}", self.path) from None
 
     def remove(self) -> None:
@@ -87,9 +87,9 @@ class Journal:
                 os.fsync(self._folder)
         except OSError:
             pass  # the renames are done: a journal left is one the next run finishes with nothing to rename
-        self._unlock()
+        self.close()
 
-    def _unlock(self) -> None:
+    def close(self) -> None:
         if self._folder is not None:
             os.close(self._folder)
             self._folder = None
