@@ -356,31 +356,30 @@ def test_a_journal_that_cannot_be_trusted_is_refused_with_nothing_written(tmp_pa
     assert snapshot(tmp_path) == everything
 
 
-def test_a_rename_failing_in_the_burst_leaves_the_rest_to_the_next_fix(tmp_path: Path) -> None:
-    # The journal is written: the files not renamed stay staged, and the next run renames them.
-    from acp_migrate.engine.execution.files import FileAccessError, Unchanged, WriteBatch
-    from acp_migrate.engine.execution.journal import Journal, finish_killed_run
+def test_a_rename_failing_in_the_burst_is_said_and_finished_by_the_next_fix(tmp_path: Path, trees) -> None:
+    # The journal is written: the files not renamed stay staged, and the next fix renames them.
+    before, after = trees
 
-    root = str(tmp_path.resolve())
-    first, second = tmp_path / "first.py", tmp_path / "second.py"
-    first.write_bytes(b"old first\n")
-    second.write_bytes(b"old second\n")
+    def in_the_way(tree: Path) -> None:  # the burst's last rename will fail
+        (tree / "tests/test_initialize.py").unlink()
+        (tree / "tests/test_initialize.py/inside").mkdir(parents=True)
 
-    def second_becomes_a_folder() -> None:
-        second.unlink()
-        (second / "inside").mkdir(parents=True)
+    tree, process, errors = _stopped_at(tmp_path, "burst", None, in_the_way)
 
-    with WriteBatch([root], Journal(root)) as batch, pytest.raises(FileAccessError):
-        batch.stage(str(first), b"new first\n", expect=Unchanged(b"old first\n"), shown="first.py")
-        batch.stage(str(second), b"new second\n", expect=Unchanged(b"old second\n"), shown="second.py")
-        batch.commit(after_first=second_becomes_a_folder)
-    assert first.read_bytes() == b"new first\n"
-    assert (tmp_path / JOURNAL).is_file() and len(_staged(tmp_path)) == 1
-    shutil.rmtree(second)
-    second.write_bytes(b"old second\n")
+    assert process.returncode == 2, errors
+    assert (
+        "tests/test_initialize.py: error: is a directory: the run's writes stopped here; the next fix finishes them"
+    ) in errors.splitlines()
+    assert not [line for line in errors.splitlines() if line.startswith(("agent.py:", "schema.py:"))], errors
+    cut = snapshot(tree)
+    assert all(cut[path] == after[path] for path in WRITTEN[:-1])
+    shutil.rmtree(tree / "tests/test_initialize.py")
+    (tree / "tests/test_initialize.py").write_bytes(before["tests/test_initialize.py"])
 
-    written: list[str] = []
-    assert finish_killed_run(root, [root], os.path.basename, written, write=True)
+    result = run_cli_process("fix", ".", cwd=tree)
 
-    assert written == ["second.py"]
-    assert snapshot(tmp_path) == {"first.py": b"new first\n", "second.py": b"new second\n"}
+    assert result.returncode == 0, result
+    assert result.stderr.splitlines()[0] == (
+        "fix finished the writes of a fix killed while writing: 1 file written (tests/test_initialize.py)"
+    )
+    assert snapshot(tree) == after

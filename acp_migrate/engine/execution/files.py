@@ -36,6 +36,11 @@ class FileAccessError(Exception):
         self.path = path
 
 
+class BurstCut(FileAccessError):
+    """A rename of a journalled burst failed: the files renamed before it are written, the
+    others stay staged, for the next run to finish (engine/execution/journal.py)."""
+
+
 def describe_os_error(exc: OSError) -> str:
     """A short, stable reason for an OSError, without the path (the caller prints that)."""
     if exc.errno in _REASONS:
@@ -310,7 +315,8 @@ class WriteBatch:
                 except FileNotFoundError:
                     pass  # a deletion: gone meanwhile (two runs at once)
                 except OSError as exc:
-                    raise FileAccessError(describe_os_error(exc), staged.shown) from exc
+                    cut = BurstCut if self._journal is not None else FileAccessError
+                    raise cut(describe_os_error(exc), staged.shown) from exc
                 staged.renamed = True
                 if renamed is not None:
                     renamed.append(staged.shown)

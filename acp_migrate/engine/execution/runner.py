@@ -22,6 +22,7 @@ from itertools import chain
 from acp_migrate.engine.analysis import analyze_source, needs_libcst
 from acp_migrate.engine.execution.discover import DiscoveryOptions, PathError, iter_files, under
 from acp_migrate.engine.execution.files import (
+    BurstCut,
     FileAccessError,
     Unchanged,
     WriteBatch,
@@ -221,11 +222,13 @@ def _write_together(
     """Write the run's fixed files, their companions and deletions as one step: all staged
     (nothing is written if one cannot be: each is then an error), then renamed in one
     burst (files.WriteBatch), companions first, so no fixed source imports a missing
-    file. `written` gets each file written, as shown."""
+    file. `written` gets each file written, as shown. A rename failing cuts the burst:
+    the files not renamed are left to the next fix (its journal)."""
     to_write = [o for o in outcomes if o.fixed_source is not None and o.error is None]
     if not to_write:
         return outcomes
     writing = {id(o) for o in to_write}  # (outcomes compare by value: bytes and all)
+    already = len(written)
     companions = {c.path: c for o in to_write for c in o.companions}
 
     def absolute(shown: str) -> str:
@@ -255,6 +258,9 @@ def _write_together(
                 if index == 0:
                     _phase("staging")
             batch.commit(written, after_first=lambda: _phase("burst"))
+    except BurstCut as exc:
+        renamed = set(written[already:])
+        return [(_as_written(o) if o.path in renamed else _cut(o, exc)) if id(o) in writing else o for o in outcomes]
     except FileAccessError as exc:
         return [_refused(o, exc) if id(o) in writing else o for o in outcomes]
     return [_as_written(o) if id(o) in writing else o for o in outcomes]
@@ -272,6 +278,13 @@ def _refused(outcome: FileOutcome, exc: FileAccessError) -> FileOutcome:
     if any(c.path == exc.path for c in outcome.companions):
         return _unwritten(outcome, f"cannot write {exc.path}: {exc.reason}")
     return _unwritten(outcome, f"not written: fix writes all of a run's files or none, and {exc.path} cannot be written")
+
+
+def _cut(outcome: FileOutcome, exc: BurstCut) -> FileOutcome:
+    """A file of a run whose burst of renames `exc` cut before it: the next fix writes it."""
+    if exc.path == outcome.path:
+        return _unwritten(outcome, f"{exc.reason}: the run's writes stopped here; the next fix finishes them")
+    return _unwritten(outcome, f"not written yet: the run's writes stopped at {exc.path}; the next fix finishes them")
 
 
 def _decide_and_redo(
