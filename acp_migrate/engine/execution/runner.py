@@ -228,7 +228,7 @@ def _write_together(
     if not to_write:
         return outcomes
     writing = {id(o) for o in to_write}  # (outcomes compare by value: bytes and all)
-    already = len(written)
+    written_before = len(written)
     companions = {c.path: c for o in to_write for c in o.companions}
 
     def absolute(shown: str) -> str:
@@ -259,7 +259,7 @@ def _write_together(
                     _phase("staging")
             batch.commit(written, after_first=lambda: _phase("burst"))
     except BurstCut as exc:
-        renamed = set(written[already:])
+        renamed = set(written[written_before:])
         return [(_as_written(o) if o.path in renamed else _cut(o, exc)) if id(o) in writing else o for o in outcomes]
     except FileAccessError as exc:
         return [_refused(o, exc) if id(o) in writing else o for o in outcomes]
