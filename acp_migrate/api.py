@@ -21,7 +21,9 @@ named like the configuration keys with underscores: `select`, `ignore`, `exclude
 `exit_code` is what the command line would exit with. A bad configuration raises
 `ConfigError`; a repository git refuses to read (its ignore files unknown) raises
 `GitUnavailable`; a fix stopped by Ctrl-C or SIGTERM raises `StoppedRun` (a
-KeyboardInterrupt) naming what it wrote: nothing, or all.
+KeyboardInterrupt) naming what it wrote: nothing, or all. The journal of a fix killed
+while writing makes check and diff raise `UnfinishedRun` (fix finishes it first, and
+raises it only for a journal it cannot trust).
 
 Importing this module does not import LibCST; analysing a file that may hold legacy
 code does.
@@ -39,6 +41,7 @@ from acp_migrate.config import ConfigError, Options, Overrides, load_options
 from acp_migrate.engine.analysis import analyze_source
 from acp_migrate.engine.execution.discover import FileSelector, GitUnavailable
 from acp_migrate.engine.execution.files import FileAccessError
+from acp_migrate.engine.execution.journal import UnfinishedRun
 from acp_migrate.engine.execution.modules import file_system_modules
 from acp_migrate.engine.execution.runner import StoppedRun, companions_to_write, run
 from acp_migrate.findings import Finding, SourceError
@@ -58,6 +61,7 @@ __all__ = [
     "RunReport",
     "SourceReport",
     "StoppedRun",
+    "UnfinishedRun",
     "check_paths",
     "check_source",
     "diff_paths",

@@ -31,7 +31,7 @@ from acp_migrate.config import ConfigError, Options, Overrides
 from acp_migrate.probe.cli import register as register_probe
 from acp_migrate.report.colour import PLAIN, Painter, colour_enabled
 from acp_migrate.report.progress import ProgressBar, render_run_summary, stream_is_tty
-from acp_migrate.report.text import render_errors, render_stopped, shown
+from acp_migrate.report.text import render_errors, render_finished, render_stopped, shown
 from acp_migrate.results import FileOutcome, RunResult
 
 HELP_OPTIONS = ["-h", "--help"]
@@ -710,6 +710,8 @@ def _run_paths(function, common: Common, options: Options) -> api.RunReport:
         report = function(common.paths, options=options, progress=bar)
     except api.GitUnavailable as error:
         _usage_error(str(error))
+    except api.UnfinishedRun as error:
+        _fail(str(error))
     except api.StoppedRun as stop:
         if bar is not None:
             bar.close()  # (again below: it clears its line once)
@@ -718,6 +720,8 @@ def _run_paths(function, common: Common, options: Options) -> api.RunReport:
     finally:
         if bar is not None:
             bar.close()
+    if report.result.finished is not None:
+        sys.stderr.write(render_finished(report.result.finished))
     if not report.result.files and not report.result.path_errors:
         # As ruff says it: a wrong folder, or a pattern that excludes everything, must not pass silently.
         typer.echo("warning: No Python files found under the given path(s)", err=True)

@@ -74,6 +74,9 @@ class RunResult:
     mode: Mode
     files: list[FileOutcome] = field(default_factory=list)
     path_errors: list[FileError] = field(default_factory=list)
+    # fix: the files a fix killed in its burst had left staged, written first (None: no
+    # such fix; engine/execution/journal.py)
+    finished: list[str] | None = None
 
     @property
     def findings(self) -> list[Finding]:

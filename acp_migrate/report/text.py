@@ -222,6 +222,14 @@ def render_stopped(written: Sequence[str]) -> str:
     )
 
 
+def render_finished(written: Sequence[str]) -> str:
+    """What a fix wrote first, finishing the burst of one killed while writing."""
+    if not written:
+        return "fix removed the journal of a fix killed once its writes were done: nothing was left to write\n"
+    files = f"{_count(len(written), 'file')} written ({_named(sorted(written))})"
+    return f"fix finished the writes of a fix killed while writing: {files}\n"
+
+
 # The summary is one line: past this many, the files added are counted, not named.
 NAMED_FILES = 5
 

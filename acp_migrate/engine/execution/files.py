@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import os
+import re
 import signal
 import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Self
+from typing import Protocol, Self
 
 _REASONS = {
     errno.EACCES: "permission denied",
@@ -32,6 +34,11 @@ class FileAccessError(Exception):
         super().__init__(reason)
         self.reason = reason
         self.path = path
+
+
+class BurstCut(FileAccessError):
+    """A rename of a journalled burst failed: the files renamed before it are written, the
+    others stay staged, for the next run to finish (engine/execution/journal.py)."""
 
 
 def describe_os_error(exc: OSError) -> str:
@@ -99,13 +106,24 @@ def _read(path: str, limit: int, *, dir_fd: int | None = None, follow: bool = Tr
         os.close(fd)
 
 
-class Unchanged:
-    """What a write expects at its target: `content`, the bytes read before (None: no file)."""
+def digest(content: bytes | None) -> str | None:
+    """How a write names what a file holds (None: no file)."""
+    return hashlib.sha256(content).hexdigest() if content is not None else None
 
-    __slots__ = ("content",)
+
+class Unchanged:
+    """What a write expects at its target: `digest`, that of the bytes read before."""
+
+    __slots__ = ("digest",)
 
     def __init__(self, content: bytes | None) -> None:
-        self.content = content
+        self.digest = digest(content)
+
+    @classmethod
+    def of_digest(cls, expected: str | None) -> Unchanged:
+        unchanged = cls(None)
+        unchanged.digest = expected
+        return unchanged
 
 
 def write_atomic(
@@ -138,11 +156,36 @@ def write_atomic(
 class _Staged:
     shown: str  # for output
     folder: int  # the target's real folder, held open
+    directory: str  # its path
     name: str
     temp_name: str | None  # None: a deletion
     data: bytes | None
     expect: Unchanged | None
     renamed: bool = False
+    journalled: bool = False  # listed in a journal: the next run renames it, if this one does not
+
+
+@dataclass(frozen=True, slots=True)
+class PendingWrite:
+    """One write of a burst, as its journal records it: `target`, the real path;
+    `staged`, the temp file's name beside it (None: a deletion); the digests of what
+    the target holds before and after."""
+
+    target: str
+    staged: str | None
+    before: str | None
+    after: str | None
+
+
+class BurstJournal(Protocol):
+    """What a WriteBatch records its burst in (engine/execution/journal.Journal)."""
+
+    def write(self, writes: Sequence[PendingWrite]) -> None: ...
+
+    def remove(self) -> None: ...
+
+    def close(self) -> None:
+        """Let go of it (removed or not)."""
 
 
 class WriteBatch:
@@ -150,10 +193,13 @@ class WriteBatch:
     target (its folder held open and checked to lie in `roots`), then `commit` renames
     them in one burst with stops held. Leaving the block removes the temp files not
     renamed (an error or a stop before the burst: nothing was written). It holds every
-    new file's bytes until then: a run's changed files, twice (read and fixed)."""
+    new file's bytes until then: a run's changed files, twice (read and fixed).
+    `journal`: lists the burst's writes from before its first rename to after its last,
+    so that the next run finishes a burst a SIGKILL cut (engine/execution/journal.py)."""
 
-    def __init__(self, roots: Sequence[str] | None = None) -> None:
+    def __init__(self, roots: Sequence[str] | None = None, journal: BurstJournal | None = None) -> None:
         self._roots = roots
+        self._journal = journal
         self._folders: dict[str, int] = {}  # one open descriptor per real folder
         self._staged: list[_Staged] = []
 
@@ -162,21 +208,23 @@ class WriteBatch:
 
     def __exit__(self, *exc_info: object) -> None:
         for staged in self._staged:
-            if staged.temp_name is not None and not staged.renamed:
+            if staged.temp_name is not None and not staged.renamed and not staged.journalled:
                 _remove_quietly_in(staged.folder, staged.temp_name)
         for folder in self._folders.values():
             os.close(folder)
+        if self._journal is not None:
+            self._journal.close()
 
     def stage(
         self, path: str, data: bytes, *, create: bool = False, expect: Unchanged | None = None, shown: str = ""
     ) -> None:
         """The checks and the temp file; FileAccessError (its `path`: `shown`) when it cannot be."""
-        folder, name = self._folder_of(path, shown)
+        folder, directory, name = self._folder_of(path, shown)
         try:
             original = _writable_original(folder, name, create=create)
         except FileAccessError as exc:
             raise FileAccessError(exc.reason, shown) from None
-        staged = _Staged(shown, folder, name, _temp_name(folder, name), data, expect)
+        staged = _Staged(shown, folder, directory, name, _temp_name(folder, name), data, expect)
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
         with _stops_held():  # from the open on, the temp file is listed: a stop leaves none behind
             try:
@@ -200,14 +248,44 @@ class WriteBatch:
             raise FileAccessError(describe_os_error(exc), shown) from exc
 
     def stage_deletion(self, path: str, *, expect: Unchanged | None = None, shown: str = "") -> None:
-        folder, name = self._folder_of(path, shown)
-        self._staged.append(_Staged(shown, folder, name, None, None, expect))
+        folder, directory, name = self._folder_of(path, shown)
+        self._staged.append(_Staged(shown, folder, directory, name, None, None, expect))
+
+    def holding(self, path: str, *, shown: str) -> str | None:
+        """The digest of what the file at `path` holds now (None: no file), read in its
+        checked folder, a link not followed."""
+        folder, _, name = self._folder_of(path, shown)
+        if not _exists(folder, name):
+            return None
+        try:
+            return digest(_read(name, MAX_READ_BYTES, dir_fd=folder, follow=False))
+        except FileAccessError as exc:
+            raise FileAccessError(exc.reason, shown) from None
+
+    def adopt(self, path: str, temp_name: str, *, after: str, expect: Unchanged, shown: str) -> bool:
+        """Take the temp file `temp_name` that a killed run staged beside `path`, to be
+        renamed by `commit`; False when it is not there. FileAccessError when it is not a
+        temp file of `path` (`_temp_name`), or does not hold the bytes of digest `after`."""
+        folder, directory, name = self._folder_of(path, shown)
+        if not _is_temp_of(temp_name, name):
+            raise FileAccessError(f"{temp_name!r} is not a file staged for it", shown)
+        if not _exists(folder, temp_name):
+            return False
+        try:
+            data = _read(temp_name, MAX_READ_BYTES, dir_fd=folder, follow=False)
+        except FileAccessError as exc:
+            raise FileAccessError(f"its staged file {temp_name}: {exc.reason}", shown) from None
+        if digest(data) != after:
+            raise FileAccessError(f"its staged file {temp_name} does not hold what the journal says", shown)
+        self._staged.append(_Staged(shown, folder, directory, name, temp_name, data, expect, journalled=True))
+        return True
 
     def commit(self, renamed: list[str] | None = None, *, after_first: Callable[[], None] | None = None) -> None:
         """Every staged file checked to hold still what was read, then all renamed (or
         deleted), with stops held: a stop during it takes effect once it is done. A file
         changed meanwhile: FileAccessError, and nothing is renamed. `renamed` gets each
-        file's `shown` as it is done; `after_first` runs once the first is."""
+        file's `shown` as it is done; `after_first` runs once the first is. The journal,
+        if any, is written before the first rename and removed once all are durable."""
         with _stops_held():
             holding = []
             for staged in self._staged:
@@ -221,6 +299,10 @@ class WriteBatch:
                     holding.append(_check_unchanged(staged.folder, staged.name, staged.expect, staged.data))
                 except FileAccessError as exc:
                     raise FileAccessError(exc.reason, staged.shown) from None
+            if self._journal is not None:
+                self._journal.write([_pending(s) for s, done in zip(self._staged, holding, strict=True) if not done])
+                for staged in self._staged:  # a rename failing now leaves the rest to the next run
+                    staged.journalled = True
             for staged, done in zip(self._staged, holding, strict=True):
                 try:
                     if staged.temp_name is None:
@@ -233,20 +315,24 @@ class WriteBatch:
                 except FileNotFoundError:
                     pass  # a deletion: gone meanwhile (two runs at once)
                 except OSError as exc:
-                    raise FileAccessError(describe_os_error(exc), staged.shown) from exc
+                    cut = BurstCut if self._journal is not None else FileAccessError
+                    raise cut(describe_os_error(exc), staged.shown) from exc
                 staged.renamed = True
                 if renamed is not None:
                     renamed.append(staged.shown)
                 if after_first is not None:
                     after_first()
                     after_first = None
-        for folder in self._folders.values():
-            try:
-                os.fsync(folder)  # makes the renames durable; not possible everywhere: best effort
-            except OSError:
-                pass
+            for folder in self._folders.values():
+                try:
+                    os.fsync(folder)  # makes the renames durable; not possible everywhere: best effort
+                except OSError:
+                    pass
+            if self._journal is not None:
+                self._journal.remove()
 
-    def _folder_of(self, path: str, shown: str) -> tuple[int, str]:
+    def _folder_of(self, path: str, shown: str) -> tuple[int, str, str]:
+        """The real folder of `path`, held open (checked to lie in the roots), its path, the file's name."""
         directory, name = os.path.split(os.path.realpath(path))
         if directory not in self._folders:
             try:
@@ -260,7 +346,12 @@ class WriteBatch:
                 os.close(folder)
                 raise FileAccessError(exc.reason, shown) from None
             self._folders[directory] = folder
-        return self._folders[directory], name
+        return self._folders[directory], directory, name
+
+
+def _pending(staged: _Staged) -> PendingWrite:
+    before = staged.expect.digest if staged.expect is not None else None
+    return PendingWrite(os.path.join(staged.directory, staged.name), staged.temp_name, before, digest(staged.data))
 
 
 def delete_file(path: str, *, roots: Sequence[str] | None = None, expect: Unchanged | None = None) -> None:
@@ -335,6 +426,15 @@ def _temp_name(folder: int, name: str) -> str:
     return "." + os.fsdecode(os.fsencode(name)[: limit - 1 - len(tail)]) + tail
 
 
+_TEMP_NAME = re.compile(r"\.(?P<cut>.+)\.[0-9]+\.[0-9a-f]{8}" + re.escape(TEMP_SUFFIX), re.DOTALL)
+
+
+def _is_temp_of(temp_name: str, name: str) -> bool:
+    """Whether `temp_name` is a name `_temp_name` gives a temp file of `name`."""
+    match = _TEMP_NAME.fullmatch(temp_name)
+    return match is not None and os.fsencode(name).startswith(os.fsencode(match["cut"]))
+
+
 def _check_unchanged(folder: int, name: str, expect: Unchanged, data: bytes | None) -> bool:
     """Raise FileAccessError when the file holds neither what was read nor `data`;
     True when it holds `data` already (two runs at once: the other wrote it; None: a
@@ -345,8 +445,8 @@ def _check_unchanged(folder: int, name: str, expect: Unchanged, data: bytes | No
         now = None if not _exists(folder, name) else b""
     if now == data:
         return True
-    if now != expect.content:
-        what = "changed" if expect.content is not None else "created"
+    if digest(now) != expect.digest:
+        what = "changed" if expect.digest is not None else "created"
         raise FileAccessError(f"{what} by someone else since it was read: not overwritten")
     return False
 

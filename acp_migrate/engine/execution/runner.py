@@ -22,6 +22,7 @@ from itertools import chain
 from acp_migrate.engine.analysis import analyze_source, needs_libcst
 from acp_migrate.engine.execution.discover import DiscoveryOptions, PathError, iter_files, under
 from acp_migrate.engine.execution.files import (
+    BurstCut,
     FileAccessError,
     Unchanged,
     WriteBatch,
@@ -29,6 +30,7 @@ from acp_migrate.engine.execution.files import (
     read_source,
     remove_leftovers,
 )
+from acp_migrate.engine.execution.journal import Journal, finish_killed_run
 from acp_migrate.engine.execution.modules import file_system_modules
 from acp_migrate.engine.execution.pool import WorkerDied, available_cores, run_in_workers, working_on
 from acp_migrate.engine.execution.postcondition import checked
@@ -143,13 +145,14 @@ def run(
     cwd = os.getcwd()
     path_errors: list[PathError] = []
     found = 0
+    roots = write_roots(paths, discovery_options)
     template = FileJob(
         path="",
         display_path="",
         mode=mode,
         settings=settings,
         report_unused_suppressions=report_unused_suppressions,
-        roots=write_roots(paths, discovery_options) if mode is Mode.FIX else None,
+        roots=roots if mode is Mode.FIX else None,
     )
 
     outcomes: list[FileOutcome] = []
@@ -166,6 +169,9 @@ def run(
 
     written: list[str] = []
     try:
+        # A fix killed in its burst left a journal (journal.py): the tree is whole again first.
+        show = functools.partial(display_path, cwd=cwd)
+        finished = list(written) if finish_killed_run(roots[0], roots, show, written, write=mode is Mode.FIX) else None
         # Closed here when a stop interrupts this loop, not whenever the traceback lets go of
         # it: a pool still working waits for its workers' current files (pool.py).
         with contextlib.closing(process_paths(discovered(), template, cwd, workers)) as processed:
@@ -191,6 +197,7 @@ def run(
         remove_leftovers(leftovers)  # a killed run's: once this run's writes are done
     return RunResult(
         mode=mode,
+        finished=finished,
         files=sorted(outcomes, key=lambda outcome: outcome.path),
         path_errors=sorted(
             (FileError(path=display_path(e.path, cwd), reason=e.reason) for e in path_errors),
@@ -215,18 +222,20 @@ def _write_together(
     """Write the run's fixed files, their companions and deletions as one step: all staged
     (nothing is written if one cannot be: each is then an error), then renamed in one
     burst (files.WriteBatch), companions first, so no fixed source imports a missing
-    file. `written` gets each file written, as shown."""
+    file. `written` gets each file written, as shown. A rename failing cuts the burst:
+    the files not renamed are left to the next fix (its journal)."""
     to_write = [o for o in outcomes if o.fixed_source is not None and o.error is None]
     if not to_write:
         return outcomes
     writing = {id(o) for o in to_write}  # (outcomes compare by value: bytes and all)
+    written_before = len(written)
     companions = {c.path: c for o in to_write for c in o.companions}
 
     def absolute(shown: str) -> str:
         return os.path.normpath(os.path.join(cwd, shown))
 
     try:
-        with WriteBatch(roots) as batch:
+        with WriteBatch(roots, Journal(roots[0]) if roots else None) as batch:
             for companion in companions.values():
                 assert companion.content is not None
                 batch.stage(
@@ -249,6 +258,9 @@ def _write_together(
                 if index == 0:
                     _phase("staging")
             batch.commit(written, after_first=lambda: _phase("burst"))
+    except BurstCut as exc:
+        renamed = set(written[written_before:])
+        return [(_as_written(o) if o.path in renamed else _cut(o, exc)) if id(o) in writing else o for o in outcomes]
     except FileAccessError as exc:
         return [_refused(o, exc) if id(o) in writing else o for o in outcomes]
     return [_as_written(o) if id(o) in writing else o for o in outcomes]
@@ -266,6 +278,13 @@ def _refused(outcome: FileOutcome, exc: FileAccessError) -> FileOutcome:
     if any(c.path == exc.path for c in outcome.companions):
         return _unwritten(outcome, f"cannot write {exc.path}: {exc.reason}")
     return _unwritten(outcome, f"not written: fix writes all of a run's files or none, and {exc.path} cannot be written")
+
+
+def _cut(outcome: FileOutcome, exc: BurstCut) -> FileOutcome:
+    """A file of a run whose burst of renames `exc` cut before it: the next fix writes it."""
+    if exc.path == outcome.path:
+        return _unwritten(outcome, f"{exc.reason}: the run's writes stopped here; the next fix finishes them")
+    return _unwritten(outcome, f"not written yet: the run's writes stopped at {exc.path}; the next fix finishes them")
 
 
 def _decide_and_redo(
