@@ -44,6 +44,11 @@ def candidate_paths(module: str, importer: PurePath, is_package: Callable[[PureP
     return found
 
 
+def is_package(folder: PurePath) -> bool:
+    """Whether the folder at `folder` on disk holds an `__init__.py`."""
+    return Path(folder, "__init__.py").is_file()
+
+
 def file_system_modules(importer: str) -> ModuleSource:
     """Modules read from the files next to (and above) the file at `importer`."""
 
@@ -53,7 +58,7 @@ def file_system_modules(importer: str) -> ModuleSource:
         from acp_migrate.engine.execution.files import FileAccessError, read_source
 
         path = Path(importing or importer).absolute()
-        for candidate in candidate_paths(module, path, lambda folder: (folder / "__init__.py").is_file()):
+        for candidate in candidate_paths(module, path, is_package):
             try:
                 # The guarded reader: a FIFO, a device or a huge file is not the module.
                 found = read_source(str(candidate), limit=MAX_PARSE_BYTES)

@@ -143,7 +143,7 @@ def _may_reach(test: str, migrated: set[str], root: str) -> bool:
     read or parse. A test of a schema field the run left alone runs no migrated code."""
     import ast
 
-    from acp_migrate.engine.execution.modules import candidate_paths
+    from acp_migrate.engine.execution.modules import candidate_paths, is_package
 
     names = {os.path.basename(path) for path in migrated}
     folder, conftests = os.path.dirname(test), []
@@ -179,7 +179,7 @@ def _may_reach(test: str, migrated: set[str], root: str) -> bool:
                 parts = module.split(".")
                 prefixes = [".".join(parts[: i + 1]) for i in range(len(parts)) if parts[i]]
                 for prefix in prefixes:  # a package's __init__ runs on the way to its modules
-                    for candidate in candidate_paths(prefix, Path(path)):
+                    for candidate in candidate_paths(prefix, Path(path), is_package):
                         found = str(candidate)
                         if os.path.isfile(found):
                             if found not in seen and found.startswith(root):
