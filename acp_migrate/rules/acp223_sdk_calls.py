@@ -11,7 +11,10 @@ are a 0.6 spelling.
 keyword arguments in 0.6's spelling (`sessionId=`): the method's 0.7 name, each field by its 0.7 name (`sessionId=` ->
 `session_id=`). The same on the agent's connection (`requestPermission`,
 `readTextFile`, `writeTextFile`, `createTerminal`, the terminal methods) and on the
-client's (`newSession`, `loadSession`, `setSessionMode`, `setSessionModel`).
+client's (`newSession`, `loadSession`, `setSessionMode`, `setSessionModel`, and the
+methods that kept their name, when their argument builds their own request model:
+`conn.prompt(PromptRequest(sessionId=sid, prompt=blocks))` ->
+`conn.prompt(session_id=sid, prompt=blocks)`, `initialize`, `authenticate`, `cancel`).
 
 Reported for a person, the call left as it is: a request model with `field_meta`
 (from 0.7 its keys are keyword arguments of their own), positional arguments or
@@ -30,6 +33,14 @@ from acp_migrate.rules.shared.sdk_signatures import CAMEL_METHODS
 if TYPE_CHECKING:
     import libcst as cst
 
+# The methods 0.7 kept the name of -> the request model a 0.6 call builds for them.
+KEPT_NAMES = {
+    "initialize": "InitializeRequest",
+    "authenticate": "AuthenticateRequest",
+    "prompt": "PromptRequest",
+    "cancel": "CancelNotification",
+}
+
 
 class SdkRequestObjectCall(Rule):
     code = "ACP223"
@@ -37,8 +48,9 @@ class SdkRequestObjectCall(Rule):
     summary = "SDK 0.7 calls: keywords."
     fixable = True
     sdk_release = "0.7.0"
-    triggers = tuple(name.encode() for name in sorted(CAMEL_METHODS))
-    screen_words = frozenset(CAMEL_METHODS)
+    # A kept name (`prompt`) is everywhere; its request model is not.
+    triggers = tuple(name.encode() for name in sorted({*CAMEL_METHODS, *KEPT_NAMES.values()}))
+    screen_words = frozenset({*CAMEL_METHODS, *KEPT_NAMES.values()})
     examples = (
         Example(
             before=(
@@ -74,18 +86,21 @@ class SdkRequestObjectCall(Rule):
         from acp_migrate.rules.shared.sdk_signatures import parameters
 
         func = node.func
-        if not isinstance(func, cst.Attribute) or func.attr.value not in CAMEL_METHODS or len(node.args) != 1:
+        if not isinstance(func, cst.Attribute) or len(node.args) != 1:
+            return
+        called = func.attr.value
+        if called not in CAMEL_METHODS and called not in KEPT_NAMES:
             return
         if isinstance(func.value, cst.Name) and func.value.value in ("self", "cls"):
             return
         model = node.args[0].value
         if node.args[0].keyword is not None or not isinstance(model, cst.Call):
             return
-        if not self._request_model(model.func):
+        if not self._request_model(model.func, KEPT_NAMES.get(called)):
             return
         if not any(arg.keyword is not None and snake(arg.keyword.value) != arg.keyword.value for arg in model.args):
             return  # no 0.6 spelling: written from 0.7 on (`SessionNotification(session_id=...)`), it still runs
-        method = CAMEL_METHODS[func.attr.value]
+        method = CAMEL_METHODS.get(called, called)
         shown = f"`{self.context.code(node, 60)}`"
         message = f"{shown}: from SDK 0.7 `{method}` takes one keyword argument per field"
         sdk = self.context.settings.sdk
@@ -109,8 +124,11 @@ class SdkRequestObjectCall(Rule):
         with self.context.fix(report):
             self.context.replace(node, laid_out_call(node, func.with_changes(attr=cst.Name(method)), keywords))
 
-    def _request_model(self, func: cst.BaseExpression) -> bool:
+    def _request_model(self, func: cst.BaseExpression, named: str | None) -> bool:
+        """Whether `func` is a request model of `acp` (the class `named`, where given)."""
         qualified = self.context.resolve(func) or ""
+        if named is not None:
+            return qualified.startswith("acp.") and qualified.rpartition(".")[2] == named
         return qualified.startswith("acp.") and qualified.endswith(("Request", "Notification"))
 
     def _left(self, node: cst.Call, message: str) -> None:
