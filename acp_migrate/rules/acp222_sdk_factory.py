@@ -17,10 +17,17 @@ came from `stdio_streams()`, which `run_agent` calls itself), and the
 An `__init__` doing more than that keeps the rest (`__init__(self)`), and the lines
 storing the connection move to `on_connect(self, conn)` after it.
 
+The client's side is the same move: `ClientSideConnection(lambda _agent: client, writer,
+reader)` (deprecated from 0.7) becomes `connect_to_agent(client, writer, reader)`, the
+client object itself; a factory forwarding the connection to this module's class
+(`lambda conn: ExampleClient(conn)`) becomes `connect_to_agent(ExampleClient(), writer,
+reader)` and its `__init__` moves to `on_connect` as above. The connection returned is
+kept as before (a client calls the agent through it).
+
 Reported for a person, the code left as it is: a factory that does more than forward
 (it builds other objects, passes other arguments, is a function), an `__init__` that
-uses the connection beyond storing it, a class defined elsewhere, a connection kept for
-later use, a factory outside an `async` function.
+uses the connection beyond storing it, a class defined elsewhere, an agent's connection
+kept for later use, an agent's factory outside an `async` function.
 """
 
 from __future__ import annotations
@@ -35,6 +42,9 @@ if TYPE_CHECKING:
 CONNECTIONS = frozenset(
     {"acp.AgentSideConnection", "acp.agent.connection.AgentSideConnection", "acp.core.AgentSideConnection"}
 )
+CLIENT_CONNECTIONS = frozenset(
+    {"acp.ClientSideConnection", "acp.client.connection.ClientSideConnection", "acp.core.ClientSideConnection"}
+)
 STREAMS = frozenset({"acp.stdio_streams", "acp.stdio.stdio_streams"})
 FOREVER = "await asyncio.Event().wait()"
 
@@ -46,11 +56,11 @@ class CannotMove(Exception):
 class ConnectionFactory(Rule):
     code = "ACP222"
     name = "sdk-factory"
-    summary = "SDK 0.7 has `run_agent`."
+    summary = "SDK 0.7 has `run_agent` and `connect_to_agent`."
     fixable = True
     sdk_release = "0.7.0"
-    triggers = (b"AgentSideConnection",)
-    screen_words = frozenset({"AgentSideConnection"})
+    triggers = (b"AgentSideConnection", b"ClientSideConnection")
+    screen_words = frozenset({"AgentSideConnection", "ClientSideConnection"})
     examples = (
         Example(
             before=(
@@ -103,18 +113,66 @@ class ConnectionFactory(Rule):
     )
 
     def visit_Call(self, node: cst.Call) -> None:
-        if self.context.resolve(node.func) not in CONNECTIONS or not node.args:
+        called = self.context.resolve(node.func)
+        if called not in CONNECTIONS | CLIENT_CONNECTIONS or not node.args:
             return
+        client = called in CLIENT_CONNECTIONS
         try:
-            plan = self._plan(node)
+            plan = self._plan_client(node) if client else self._plan(node)
         except CannotMove as why:
             self.context.report(Report(node, self.code, f"{_shown(self.context, node)}: {why}", fixable=False))
             return
-        report = Report(
-            node, self.code, f"{_shown(self.context, node)}: from SDK 0.7 `run_agent` serves the agent", True
-        )
+        news = "`connect_to_agent` connects the client" if client else "`run_agent` serves the agent"
+        report = Report(node, self.code, f"{_shown(self.context, node)}: from SDK 0.7 {news}", True)
         with self.context.fix(report):
             plan()
+
+    def _plan_client(self, node: cst.Call):
+        """The edits making the client's connection with `connect_to_agent` (registered
+        when called), or CannotMove."""
+        import libcst as cst
+
+        from acp_migrate.cst.names import mentions
+
+        context = self.context
+        factory = node.args[0].value
+        made = _forwarded_class(factory)
+        if made is not None:
+            cls = self._module_class(made, "connect it with `connect_to_agent`")
+            init, stores = _connection_stores(cls)
+            client = cst.parse_expression(f"{made}()")
+        elif (
+            isinstance(factory, cst.Lambda)
+            and (parameter := _lambda_parameter(factory)) is not None
+            and not mentions(factory.body).get(parameter)
+        ):
+            cls = init = None
+            client = factory.body  # `lambda _agent: client`: the client itself
+        else:
+            raise CannotMove(
+                "the factory does more than make the client from the connection: decide what `on_connect(conn)` does"
+            )
+        connected = node.with_changes(
+            func=cst.Name("connect_to_agent"), args=[node.args[0].with_changes(value=client), *node.args[1:]]
+        )
+
+        def edits() -> None:
+            if init is not None:
+                _move_to_on_connect(context, cls, init, stores)
+            context.replace(node, connected)
+            context.add_import("acp", "connect_to_agent")
+
+        return edits
+
+    def _module_class(self, name: str, serve: str) -> cst.ClassDef:
+        """This module's class `name`, or CannotMove saying how to `serve` it instead."""
+        import libcst as cst
+
+        module = self.context.module
+        cls = next((s for s in module.body if isinstance(s, cst.ClassDef) and s.name.value == name), None)
+        if cls is None:
+            raise CannotMove(f"`{name}` is not defined in this module: give it `on_connect(conn)` and {serve}")
+        return cls
 
     def _plan(self, node: cst.Call):
         """The edits moving the factory (registered when called), or CannotMove."""
@@ -128,13 +186,8 @@ class ConnectionFactory(Rule):
             raise CannotMove(
                 "the factory does more than make the agent from the connection: decide what `on_connect(conn)` does"
             )
-        cls = next((s for s in context.module.body if isinstance(s, cst.ClassDef) and s.name.value == made), None)
-        if cls is None:
-            raise CannotMove(
-                f"`{made}` is not defined in this module: give it `on_connect(conn)` and serve it with `run_agent`"
-            )
+        cls = self._module_class(made, "serve it with `run_agent`")
         init, stores = _connection_stores(cls)
-        alone = len(stores) == len(init.body.body)
         function, statement = context.function, context.statements[-1] if context.statements else None
         if function is None or function.asynchronous is None or not isinstance(statement, cst.SimpleStatementLine):
             raise CannotMove("not a statement of an `async` function: serve the agent with `await run_agent(...)`")
@@ -158,13 +211,7 @@ class ConnectionFactory(Rule):
         )
 
         def edits() -> None:
-            # The class holds no trigger: the walk may have skipped it, so the path down
-            # to the edited name is given (the edits are applied along known parents).
-            context.parents.update({cls.body: cls, init: cls.body, init.name: init, init.params: init, init.body: init})
-            if alone:  # `__init__` only stored the connection: it is `on_connect` now
-                context.replace(init.name, cst.Name("on_connect"))
-            else:  # the stores move to `on_connect`, the rest stays in `__init__`
-                _split(context, init, stores)
+            _move_to_on_connect(context, cls, init, stores)
             context.replace(statement, served.with_changes(leading_lines=statement.leading_lines))
             for gone in (*dels, *filter(None, (opened, forever))):
                 context.remove(gone)
@@ -175,6 +222,24 @@ class ConnectionFactory(Rule):
 
 def _shown(context, node: cst.Call) -> str:
     return f"`{context.code(node, 60)}`"
+
+
+def _move_to_on_connect(context, cls: cst.ClassDef, init: cst.FunctionDef, stores: list[cst.BaseStatement]) -> None:
+    """`__init__`'s lines storing the connection move to `on_connect(self, conn)`."""
+    import libcst as cst
+
+    # The class holds no trigger: the walk may have skipped it, so the path down to the
+    # edited name is given (the edits are applied along known parents).
+    context.parents.update({cls.body: cls, init: cls.body, init.name: init, init.params: init, init.body: init})
+    if len(stores) == len(init.body.body):  # `__init__` only stored the connection: it is `on_connect` now
+        context.replace(init.name, cst.Name("on_connect"))
+    else:  # the stores move to `on_connect`, the rest stays in `__init__`
+        _split(context, init, stores)
+
+
+def _lambda_parameter(factory: cst.Lambda) -> str | None:
+    params = factory.params
+    return params.params[0].name.value if len(params.params) == 1 and not params.star_kwarg else None
 
 
 def _forwarded_class(factory: cst.BaseExpression) -> str | None:
