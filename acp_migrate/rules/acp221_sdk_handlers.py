@@ -84,6 +84,26 @@ class RequestObjectHandler(Rule):
         ),
         Example(
             before=(
+                "from acp import Client, SessionNotification\n"
+                "\n"
+                "\n"
+                "class ShowingClient(Client):\n"
+                "    async def sessionUpdate(self, params: SessionNotification) -> None:\n"
+                "        update = params.update\n"
+                "        print(update.content.text)\n"
+            ),
+            after=(
+                "from acp import Client\n"
+                "\n"
+                "\n"
+                "class ShowingClient(Client):\n"
+                "    async def session_update(self, session_id, update, **kwargs) -> None:\n"
+                "        print(update.content.text)\n"
+            ),
+            target_sdk="1.0.0",
+        ),
+        Example(
+            before=(
                 "from acp import Agent\n"
                 "\n"
                 "\n"

@@ -95,6 +95,23 @@ class ConnectionFactory(Rule):
         ),
         Example(
             before=(
+                "from acp import ClientSideConnection\n"
+                "\n"
+                "\n"
+                "def connect(client, writer, reader):\n"
+                "    return ClientSideConnection(lambda _agent: client, writer, reader)\n"
+            ),
+            after=(
+                "from acp import connect_to_agent\n"
+                "\n"
+                "\n"
+                "def connect(client, writer, reader):\n"
+                "    return connect_to_agent(client, writer, reader)\n"
+            ),
+            target_sdk="1.0.0",
+        ),
+        Example(
+            before=(
                 "from acp import AgentSideConnection\n"
                 "\n"
                 "\n"
