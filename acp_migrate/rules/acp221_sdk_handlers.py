@@ -126,9 +126,7 @@ class RequestObjectHandler(Rule):
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         import libcst as cst
 
-        side = next(
-            (BASES[q] for base in node.bases if (q := self.context.resolve(base.value)) in BASES), None
-        )
+        side = next((BASES[q] for base in node.bases if (q := self.context.resolve(base.value)) in BASES), None)
         methods = (
             [s for s in node.body.body if isinstance(s, cst.FunctionDef)]
             if isinstance(node.body, cst.IndentedBlock)
@@ -163,9 +161,12 @@ class RequestObjectHandler(Rule):
             return  # not one request model: the keyword form already, or not a handler
         reads, escapes = _uses(method, parameter.name.value)
         read_fields = {attr for attr, _ in reads}
-        if old in SAME_NAME and not self._is_request_model(parameter):
-            if escapes or not read_fields or not read_fields <= set(HANDLERS[old][1]):
-                return  # `cancel(self, session_id)`: the keyword form already
+        if (
+            old in SAME_NAME
+            and not self._is_request_model(parameter)
+            and (escapes or not read_fields or not read_fields <= set(HANDLERS[old][1]))
+        ):
+            return  # `cancel(self, session_id)`: the keyword form already
         target = self.context.settings.sdk.version if self.context.settings.sdk else None
         parameters = signature(new, target) if target else None
         message = self._message(method, new, side)

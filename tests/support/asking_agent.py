@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from acp import Agent, InitializeResponse, NewSessionResponse, PromptResponse, RequestError, run_agent
@@ -62,8 +63,7 @@ class AskingAgent(Agent):
                 record[method] = {"raised": type(error).__name__}
             else:
                 record[method] = {"result": None if answer is None else answer.model_dump(by_alias=True)}
-        with open(sys.argv[1], "w") as out:
-            json.dump(record, out)
+        Path(sys.argv[1]).write_text(json.dumps(record))
         return PromptResponse(stop_reason="end_turn")
 
 
