@@ -13,6 +13,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
 from support.sdk_venv import sdk_env, sdk_python
 
 from acp_migrate.api import fix_paths
@@ -23,7 +24,8 @@ AGENT = REPO / "tests" / "support" / "asking_agent.py"
 TARGET = "1.0.0rc3"  # 1.0 on the package index (`--pre`)
 HANG_GUARD = 120  # seconds; a guard against a hung client, never a measure
 
-EXAMPLE = GOLDEN / "move-0-7-example-client-sdk-0-6-3"  # SDK 0.6.3's examples/client.py
+# The SDK's own examples/client.py of 0.6.3 and of 0.5.0 (0.4.9's is the same).
+EXAMPLES = [GOLDEN / "move-0-7-example-client-sdk-0-6-3", GOLDEN / "move-0-7-example-client-sdk-0-5-0"]
 ANSWERING = GOLDEN / "move-0-7-client-handlers-answer"
 ASKED = (
     "session/request_permission",
@@ -64,20 +66,26 @@ def handlers_left_camel_case(case: Path, into: Path) -> Path:
     return into / "client.py"
 
 
-def test_the_sdk_0_6_3_example_client_moved_by_fix_has_its_handlers_called_on_1_0(tmp_path: Path) -> None:
-    shown, answers = run_client(EXAMPLE / "expected" / "client.py", tmp_path / "record.json", console="hi\n")
+@pytest.mark.parametrize("example", EXAMPLES, ids=[case.name for case in EXAMPLES])
+def test_the_sdk_s_example_client_moved_by_fix_has_its_handlers_called_on_1_0(example: Path, tmp_path: Path) -> None:
+    shown, answers = run_client(example / "expected" / "client.py", tmp_path / "record.json", console="hi\n")
     assert "| Agent: asked\n" in shown  # its session_update printed the agent's chunk (after the "> " prompt)
     # Each request is refused by the example's own handler, naming the method it refuses.
     assert answers == {method: {"error": -32601, "data": {"method": method}} for method in ASKED}
 
 
-def test_the_sdk_0_6_3_example_client_s_camel_case_handlers_are_never_called_on_1_0(tmp_path: Path) -> None:
-    client = handlers_left_camel_case(EXAMPLE, tmp_path / "client")
+@pytest.mark.parametrize("example", EXAMPLES, ids=[case.name for case in EXAMPLES])
+def test_the_sdk_s_example_client_s_camel_case_handlers_are_never_called_on_1_0(example: Path, tmp_path: Path) -> None:
+    client = handlers_left_camel_case(example, tmp_path / "client")
     shown, answers = run_client(client, tmp_path / "record.json", console="hi\n")
     assert "| Agent:" not in shown
     # The protocol's stubs answer instead: `null`, which a request expecting a result fails on.
     assert answers["session/request_permission"] == {"raised": "ValidationError"}
     assert not any(answer.get("error") == -32601 for answer in answers.values())
+
+
+def test_every_move_case_of_an_example_client_runs() -> None:
+    assert sorted(EXAMPLES) == sorted(GOLDEN.glob("move-*example-client*"))
 
 
 def test_a_client_moved_by_fix_answers_from_the_keyword_arguments_it_is_given(tmp_path: Path) -> None:
