@@ -45,7 +45,7 @@ PROTOCOLS = {
     "Agent": {old: new for old, (new, _) in HANDLERS.items()},
     "Client": CLIENT_HANDLERS,
 }
-BASES = {f"{module}.{side}": side for module in ("acp", "acp.interfaces") for side in PROTOCOLS}
+BASES = {f"{module}.{side}": side for module in ("acp", "acp.interfaces", "acp.core") for side in PROTOCOLS}
 
 
 class RequestObjectHandler(Rule):
