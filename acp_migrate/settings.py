@@ -39,9 +39,13 @@ class RuleSettings:
     # (acp_migrate/sdk.py); None: no target, no SDK rule runs.
     sdk: Target | None = None
 
-    def crosses(self, sdk_release: str | None) -> bool:
-        """Whether a rule moving across `sdk_release` (None: not an SDK move) runs."""
-        return sdk_release is None or (self.sdk is not None and self.sdk.crosses(sdk_release))
+    def crosses(self, sdk_release: str | tuple[str, ...] | None) -> bool:
+        """Whether a rule moving across `sdk_release` (one release or several: any of
+        them; None: not an SDK move) runs."""
+        if sdk_release is None:
+            return True
+        releases = (sdk_release,) if isinstance(sdk_release, str) else sdk_release
+        return self.sdk is not None and any(self.sdk.crosses(release) for release in releases)
 
     def enabled(self, code: str) -> bool:
         if code in self.ignore:

@@ -1,6 +1,6 @@
 """A one-file `fix` (what the pre-commit hook runs on a staged file) breaks no test of
 the project: on a copy of the bundled example, after `fix <file>` for each of its
-files, the example's tests pass, or fix exits 1 naming every test file that fails.
+files, the example's tests pass, or fix exits 1 naming exactly the test files that fail.
 
 `fix agent.py` is the run that matters: it moves the commands out of `initialize`,
 which tests/test_initialize.py asserts; the run names it (engine/execution/project.py),
@@ -50,7 +50,7 @@ def test_a_one_file_fix_keeps_the_tests_or_names_those_it_breaks(tmp_path: Path,
     assert fixed.returncode in (0, 1), output
     failing = _failing_test_files(copy)
     named = set(NAMED.findall(fixed.stdout))
-    assert failing <= named, output
+    assert named == failing, output  # every test it breaks, and only those
     if failing:
         assert fixed.returncode == 1, output
     if name == "agent.py":  # the run that changes what the tests assert

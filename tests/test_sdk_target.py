@@ -105,6 +105,17 @@ def test_a_rule_of_an_sdk_move_runs_only_when_the_target_crosses_its_release() -
     assert all(rule.runs_with(RuleSettings()) for rule in ALL_RULES if rule.sdk_release is None)
 
 
+def test_a_rule_of_several_sdk_moves_runs_when_the_target_crosses_any_of_them() -> None:
+    class Moves(ALL_RULES[0]):  # any rule, declaring releases (ACP220: each reorder)
+        sdk_release = ("0.8.0", "0.11.0")
+
+    assert Moves.runs_with(RuleSettings(sdk=Target("0.10.1", "0.7.0", "")))  # 0.8.0
+    assert Moves.runs_with(RuleSettings(sdk=Target("1.0.0", "0.9.0", "")))  # 0.11.0
+    assert not Moves.runs_with(RuleSettings(sdk=Target("0.10.1", "0.8.0", "")))
+    assert not Moves.runs_with(RuleSettings(sdk=Target("1.0.0", "0.11.0", "")))
+    assert not Moves.runs_with(RuleSettings())
+
+
 def test_requirements_are_read_from_pyproject_requirements_files_and_setup_cfg(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text(
         '[project]\nname = "a"\ndependencies = [\n  "pydantic>=2",\n  "agent-client-protocol>=0.7",\n]\n'

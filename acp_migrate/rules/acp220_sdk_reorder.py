@@ -1,22 +1,39 @@
 """ACP220 sdk-reorder: a positional call of a connection method whose
 parameters the SDK reordered; on the target the arguments land in other fields.
 
-0.11.0 reordered the positional parameters of the connection methods, `session_id`
-first: a 0.7-0.10 call `await conn.write_text_file(content, path, session_id)` runs on
-0.11 without an error and sends the file's content as `sessionId` (also
-`request_permission`, `read_text_file`, `create_terminal`, `set_session_mode`,
-`prompt`, `load_session`, `resume_session`, `fork_session`, `list_sessions`). 0.8.0
-had swapped `load_session`'s `mcp_servers` and `session_id`, and 0.10.0 inserted
-`additional_directories` before `mcp_servers`. The rule runs when the target crosses
-0.11.0 and reads each call against the signature of the release the code was written
-for (the lowest release the project's requirement admits) and the target's.
+Three releases moved the positional parameters of the connection methods; a call
+written for an earlier release runs on a later one with its arguments in other fields,
+silently where their types fit:
 
-`fix` passes the arguments by keyword, named as the written-for release names them:
-the call then means the same on both releases, so the code can merge before the pin
-is raised. Reported for a person: a call whose release is unknown (no requirement
-says: `--target-sdk` alone), with `*args`, or passing a parameter the target no longer
-has (`list_sessions`'s `additional_directories` of 0.10); `set_session_model`, gone
-in 0.11.0, is left to the rule of its removal.
+- 0.8.0 swapped `load_session`'s `mcp_servers` and `session_id`;
+- 0.10.0 inserted `additional_directories`: first in `list_sessions` (a 0.7-0.9
+  `list_sessions(None, cwd)` sends the cwd as the cursor), second in `new_session`,
+  third in `load_session`, `resume_session` and `fork_session`;
+- 0.11.0 put `session_id` first: a 0.7-0.10 `write_text_file(content, path,
+  session_id)` sends the file's content as `sessionId` (also `request_permission`,
+  `read_text_file`, `create_terminal`, `set_session_mode`, `prompt`, `load_session`,
+  `resume_session`, `fork_session`, `list_sessions`).
+
+The rule runs when the target crosses any of them, and reads each call against the
+signature of the release the code was written for (the lowest the project's
+requirement admits, or the method's first release when later: `resume_session`, new in
+0.7.1) and the target's. A call meaning the same on both is left as it is (a 0.7
+`prompt(blocks, session_id)` on 0.10).
+
+`fix` passes the arguments by keyword, named as the written-for release names them. No
+parameter was renamed from 0.7.0 to 1.0, so the call then means the same on both
+releases, and the code can merge before the pin is raised. Reported for a person: a
+call whose release is unknown (no requirement says: `--target-sdk` alone), with
+`*args`, or passing a parameter the target does not have (`list_sessions`'s
+`additional_directories` and `prompt`'s `message_id`, gone in 0.11.0: by keyword it
+would go out in `_meta`; a renamed one would be reported alike, a person knowing
+whether the value still fits); `set_session_model`, gone in 0.11.0, is left to the
+rule of its removal.
+
+Handler definitions need nothing: every release from 0.7.0 to 1.0 calls an agent's or
+a client's handler by keyword (`func(**params)` in the SDK's router), so a 0.7
+`load_session(self, cwd, mcp_servers, session_id)` receives its arguments whole on
+every release.
 
 Calls on `self` are the class's own methods, and a file importing nothing of `acp`
 holds no SDK connection: both are left alone. The methods an agent class may define
@@ -31,12 +48,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from acp_migrate.rules.base import Example, Report, Rule
-from acp_migrate.rules.shared.sdk_signatures import SIGNATURES, parameters
+from acp_migrate.rules.shared.sdk_signatures import REORDERING_RELEASES, SIGNATURES, parameters
 
 if TYPE_CHECKING:
     import libcst as cst
 
-SDK_RELEASE = "0.11.0"
 # Connection methods an agent class may define too: fixed only on a client's connection.
 AGENT_HANDLERS = frozenset(
     {
@@ -50,6 +66,9 @@ AGENT_HANDLERS = frozenset(
         "set_session_model",
     }
 )
+# Methods the SDK takes one request model for as well, on every release from 0.7.0
+# (`compatible_class` wraps those whose name has no underscore): `conn.prompt(request)`.
+REQUEST_MODEL_TAKEN = frozenset({"prompt"})
 CONNECTORS = frozenset({"spawn_agent_process", "ClientSideConnection", "connect_to_agent"})
 CONNECTION_TYPES = frozenset(
     {"acp.ClientSideConnection", "acp.client.ClientSideConnection", "acp.Agent", "acp.interfaces.Agent"}
@@ -59,9 +78,9 @@ CONNECTION_TYPES = frozenset(
 class PositionalReorderedCall(Rule):
     code = "ACP220"
     name = "sdk-reorder"
-    summary = "SDK 0.11 reordered parameters."
+    summary = "SDK 0.8, 0.10 and 0.11 reordered parameters."
     fixable = True
-    sdk_release = SDK_RELEASE
+    sdk_release = REORDERING_RELEASES
     triggers = tuple(method.encode() for method in SIGNATURES)
     screen_words = frozenset(SIGNATURES)
     examples = (
@@ -85,6 +104,42 @@ class PositionalReorderedCall(Rule):
         ),
         Example(
             before=(
+                "from acp import ClientSideConnection\n"
+                "\n"
+                "\n"
+                "async def reopen(conn: ClientSideConnection, cwd: str, session_id: str) -> None:\n"
+                "    await conn.load_session(cwd, [], session_id)\n"
+            ),
+            after=(
+                "from acp import ClientSideConnection\n"
+                "\n"
+                "\n"
+                "async def reopen(conn: ClientSideConnection, cwd: str, session_id: str) -> None:\n"
+                "    await conn.load_session(cwd=cwd, mcp_servers=[], session_id=session_id)\n"
+            ),
+            target_sdk="0.10.1",
+            written_for="0.7.0",
+        ),
+        Example(
+            before=(
+                "from acp import ClientSideConnection\n"
+                "\n"
+                "\n"
+                "async def resume(conn: ClientSideConnection, cwd: str, session_id: str) -> None:\n"
+                "    await conn.resume_session(cwd, session_id)\n"
+            ),
+            after=(
+                "from acp import ClientSideConnection\n"
+                "\n"
+                "\n"
+                "async def resume(conn: ClientSideConnection, cwd: str, session_id: str) -> None:\n"
+                "    await conn.resume_session(cwd=cwd, session_id=session_id)\n"
+            ),
+            target_sdk="1.0.0",
+            written_for="0.7.0",  # resume_session is new in 0.7.1: read as 0.7.1's
+        ),
+        Example(
+            before=(
                 "from acp import Client\n"
                 "\n"
                 "\n"
@@ -94,6 +149,19 @@ class PositionalReorderedCall(Rule):
             flagged=False,
             target_sdk="1.0.0",
             written_for="0.11.0",
+        ),
+        Example(
+            before=(
+                "from acp import ClientSideConnection\n"
+                "from acp.schema import PromptRequest\n"
+                "\n"
+                "\n"
+                "async def ask(conn: ClientSideConnection, request: PromptRequest) -> None:\n"
+                "    await conn.prompt(request)\n"
+            ),
+            flagged=False,
+            target_sdk="1.0.0",
+            written_for="0.8.0",
         ),
         Example(
             before=(
@@ -117,6 +185,8 @@ class PositionalReorderedCall(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         import libcst as cst
 
+        from acp_migrate.sdk import release
+
         func = node.func
         if not isinstance(func, cst.Attribute) or func.attr.value not in SIGNATURES:
             return
@@ -126,6 +196,8 @@ class PositionalReorderedCall(Rule):
         starred = any(arg.star == "*" for arg in node.args)
         if not (positional or starred) or not self._imports_sdk():
             return
+        if func.attr.value in REQUEST_MODEL_TAKEN and len(node.args) == 1 and positional:
+            return  # `conn.prompt(PromptRequest(...))`: a request model, not a reordered parameter
         if func.attr.value in AGENT_HANDLERS and not self._client_connection(func.value):
             return  # `session.prompt(text)`: a method of the project's own, as likely
         sdk = self.context.settings.sdk
@@ -144,14 +216,17 @@ class PositionalReorderedCall(Rule):
                     f"which release's order they follow; {self._changes(method)}: pass them by keyword",
                 )
             return
-        written = parameters(method, sdk.written_for)
+        # A snake_case call follows a release having the method (0.6 spelled them in
+        # camelCase, `resume_session` is new in 0.7.1): the first the requirement admits.
+        written_for = max(sdk.written_for, SIGNATURES[method][0][0], key=release)
+        written = parameters(method, written_for)
         if written is None:
-            return  # not a keyword-era call (before 0.7.0): the 0.7 rules rewrite it
+            return  # gone before the code's release (`set_session_model`): not its call
         if starred or len(positional) > len(written):
             self._report(
                 node,
                 f"`{call}(...)` passes arguments by position ({self._changes(method)}); "
-                f"pass them by keyword, as {sdk.written_for} names them",
+                f"pass them by keyword, as {written_for} names them",
             )
             return
         names = written[: len(positional)]

@@ -98,10 +98,11 @@ class Rule(RuleBase):
     # folder walk picks up only when the configuration asks for them (`pyproject.toml`,
     # `requirements*.txt`: ACP200, with an SDK target). Empty: every file of its suffixes.
     file_names: ClassVar[tuple[str, ...]] = ()
-    # The SDK release (`agent-client-protocol`) whose change the rule moves code across:
-    # it runs only when the run's target crosses it (`RuleSettings.crosses`). None: not an
+    # The SDK release (`agent-client-protocol`) whose change the rule moves code across,
+    # or the releases whose changes (ACP220: each reorder of positional parameters): it
+    # runs only when the run's target crosses one (`RuleSettings.crosses`). None: not an
     # SDK move (the slash-command rules), it always runs.
-    sdk_release: ClassVar[str | None] = None
+    sdk_release: ClassVar[str | tuple[str, ...] | None] = None
 
     def __init_subclass__(cls, **keywords: object) -> None:
         super().__init_subclass__(**keywords)

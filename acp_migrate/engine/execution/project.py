@@ -11,7 +11,8 @@ are analysed first without it and written only once it is made (`runner.run`).
 
 After it has written: which tests outside the run assert the behaviour its code has
 left (`tests_left_behind`)? A run fixing only `agent.py` stops advertising its
-commands at `initialize`; a test elsewhere asserting that list then fails. Each is
+commands at `initialize`; a test elsewhere asserting that list then fails. Each one
+that may run the migrated code (its imports, and its conftests', reach it) is
 named with exit 1 (its test rule's finding), in that run and in every later run of
 the migrated file alone, so a one-file run never leaves failing tests behind silently.
 
@@ -24,6 +25,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from pathlib import Path
 
 from acp_migrate.engine.analysis import analyze_source, is_vendored, needs_libcst
 from acp_migrate.engine.execution.discover import DiscoveryOptions, iter_files
@@ -113,16 +115,78 @@ def tests_left_behind(
     ]
     if not migrated:
         return []
+    shown_as = {shown: path for path, shown in run_files.items()}
+    migrated_files = {shown_as.get(shown, os.path.abspath(os.path.join(cwd, shown))) for shown in migrated}
     outcomes = []
     for path in sorted(iter_files([root], options, [])):
         analysis = _analysis_of(path, settings, cwd) if path not in run_files else None
         tests = [finding for finding in analysis.findings if finding.code in tests_of] if analysis else []
-        if tests:
+        if tests and _may_reach(path, migrated_files, root):
             # One line a file: the file is what the run needs to take in.
             why = f"{LEFT_BEHIND} {', '.join(migrated)} no longer does: fix it in the same run; {tests[0].message}"
             named = [replace(tests[0], message=why, fixable=False)]
             outcomes.append(FileOutcome(path=named[0].path, findings=named, remaining=named))
     return outcomes
+
+
+# What a test may run a module through without importing it: a path, a process, a loader.
+_INDIRECT = frozenset({"importlib", "runpy", "subprocess", "__import__", "pkgutil"})
+# How many files an import closure may hold before it is taken to reach everything.
+MAX_CLOSURE = 2_000
+
+
+def _may_reach(test: str, migrated: set[str], root: str) -> bool:
+    """Whether running the tests in the file at `test` may execute one of the `migrated`
+    files: the project files it and the `conftest.py` files pytest loads with it import,
+    transitively (modules.candidate_paths). Anything it cannot follow counts as reaching:
+    a dynamic import, a subprocess, a migrated file named in a string, a file it cannot
+    read or parse. A test of a schema field the run left alone runs no migrated code."""
+    import ast
+
+    from acp_migrate.engine.execution.modules import candidate_paths
+
+    names = {os.path.basename(path) for path in migrated}
+    folder, conftests = os.path.dirname(test), []
+    while folder.startswith(root):
+        conftests.append(os.path.join(folder, "conftest.py"))
+        if folder == root:
+            break
+        folder = os.path.dirname(folder)
+    pending = [test, *(path for path in conftests if os.path.isfile(path))]
+    seen = set(pending)
+    while pending:
+        path = pending.pop()
+        if path in migrated or len(seen) > MAX_CLOSURE:
+            return True
+        try:
+            tree = ast.parse(read_source(path), path)
+        except Exception:  # unreadable or unparsable here: cannot be followed
+            return True
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.id in _INDIRECT:
+                return True
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and names & set(node.value.split("/")):
+                return True
+            modules = []
+            if isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = "." * node.level + (node.module or "")
+                modules = [base, *(f"{base}.{alias.name}" if node.module else base + alias.name for alias in node.names)]
+            for module in modules:
+                if module.lstrip(".").split(".")[0] in _INDIRECT:
+                    return True
+                parts = module.split(".")
+                prefixes = [".".join(parts[: i + 1]) for i in range(len(parts)) if parts[i]]
+                for prefix in prefixes:  # a package's __init__ runs on the way to its modules
+                    for candidate in candidate_paths(prefix, Path(path)):
+                        found = str(candidate)
+                        if os.path.isfile(found):
+                            if found not in seen and found.startswith(root):
+                                seen.add(found)
+                                pending.append(found)
+                            break
+    return False
 
 
 def _covers(run_paths: Sequence[str], root: str) -> bool:

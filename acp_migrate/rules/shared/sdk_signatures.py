@@ -4,12 +4,15 @@ each `agent-client-protocol` release from 0.7.0, when they took keyword argument
 
 A positional call means what the signature of the release the code was written for
 says; on another release the same arguments may land in other parameters (0.8.0 and
-0.11.0 reordered them, 0.10.0 inserted `additional_directories`). Data only: imports
-nothing (a rule module imports it at its top).
+0.11.0 reordered them, 0.10.0 inserted `additional_directories`). No parameter was
+renamed. The table is the releases' own `inspect.signature`, 0.7.0 to 1.0.0rc3
+(tests/test_sdk_signatures.py compares them). Data, and what is read off it: cheap
+to import (a rule module imports it at its top).
 """
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import TypeVar
 
 Stage = TypeVar("Stage")
@@ -72,6 +75,22 @@ SIGNATURES: dict[str, tuple[tuple[str, tuple[str, ...] | None], ...]] = {
         ("0.11.0", ("cwd", "cursor")),
     ),
 }
+
+
+def _reordering_releases() -> tuple[str, ...]:
+    """The releases from which some method's positional arguments land in other
+    parameters than on the release before: its parameters there do not begin with the
+    earlier ones (appending one, as 0.9.0 did `prompt`'s `message_id`, moves nothing)."""
+    found = {
+        first
+        for stages in SIGNATURES.values()
+        for (_, before), (first, after) in pairwise(stages)
+        if before is not None and after is not None and after[: len(before)] != before
+    }
+    return tuple(sorted(found, key=lambda version: tuple(map(int, version.split(".")))))
+
+
+REORDERING_RELEASES = _reordering_releases()
 
 # The connection methods SDK 0.6 spelled in camelCase, taking one request model, and
 # their keyword names from 0.7.0 (the agent's connection, then the client's).
