@@ -147,6 +147,8 @@ class ConnectionFactory(Rule):
     def _plan_client(self, node: cst.Call):
         """The edits making the client's connection with `connect_to_agent` (registered
         when called), or CannotMove."""
+        from functools import partial
+
         import libcst as cst
 
         from acp_migrate.cst.names import mentions
@@ -156,14 +158,14 @@ class ConnectionFactory(Rule):
         made = _forwarded_class(factory)
         if made is not None:
             cls = self._module_class(made, "connect it with `connect_to_agent`")
-            init, stores = _connection_stores(cls)
+            move_init = partial(_move_to_on_connect, context, cls, *_connection_stores(cls))
             client = cst.parse_expression(f"{made}()")
         elif (
             isinstance(factory, cst.Lambda)
             and (parameter := _lambda_parameter(factory)) is not None
             and not mentions(factory.body).get(parameter)
         ):
-            cls = init = None
+            move_init = None
             client = factory.body  # `lambda _agent: client`: the client itself
         else:
             raise CannotMove(
@@ -174,8 +176,8 @@ class ConnectionFactory(Rule):
         )
 
         def edits() -> None:
-            if init is not None:
-                _move_to_on_connect(context, cls, init, stores)
+            if move_init is not None:
+                move_init()
             context.replace(node, connected)
             context.add_import("acp", "connect_to_agent")
 
