@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from support.golden_tree import expected_tree
-from support.sdk_venv import sdk_python
+from support.sdk_venv import sdk_env, sdk_python
 
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN = REPO / "golden"
@@ -21,10 +21,19 @@ TARGET = "1.0.0rc3"  # 1.0 on the package index (`--pre`)
 HANG_GUARD = 60  # seconds; a guard against a hung agent, never a measure
 
 
-def drive(version: str, script: Path, text: str | None = "hello", *arguments: str, awaits: str = "") -> dict[str, Any]:
+def drive(
+    version: str,
+    script: Path,
+    text: str | None = "hello",
+    *arguments: str,
+    awaits: str = "",
+    python_options: tuple[str, ...] = (),
+) -> dict[str, Any]:
     """`script` (with its `arguments`) served on `version`, in its folder, and driven
-    (`awaits`: a kind of session update to wait for after session/new)."""
-    spec = {"argv": [str(script), *arguments], "cwd": str(script.parent), "text": text, "timeout": HANG_GUARD}
+    (`awaits`: a kind of session update to wait for after session/new; `python_options`:
+    the interpreter's own, before the script)."""
+    argv = [*python_options, str(script), *arguments]
+    spec = {"argv": argv, "cwd": str(script.parent), "text": text, "timeout": HANG_GUARD}
     spec["await_update"] = awaits
     done = subprocess.run(
         [str(sdk_python(version)), str(CLIENT), json.dumps(spec)],
@@ -106,27 +115,59 @@ def test_the_sdk_0_6_3_echo_agent_answers_session_new_with_null_on_0_12_1() -> N
     assert run["session_id"] is None
 
 
-# The SDK's own examples/echo_agent.py of the releases before 0.7 (0.7's is 0.8's, and from 0.8 on:
-# test_sdk_runs' sdk-example-* cases), moved to 1.0 by `fix`: case ->
-# the releases the migrated agent runs on (the target, and the release it was written
-# for where the migrated code runs there: from 0.7, when handlers took keywords).
-ECHO_AGENTS = {
-    "move-sdk-0-4-9-echo-agent": (TARGET, "0.12.1"),
-    "move-0-7-echo-agent-sdk-0-6-3": (TARGET, "0.12.1"),
+# The SDK's own examples of the releases before 0.7 (0.7's are 0.8.1's; from 0.7 on:
+# test_sdk_runs' sdk-example-* cases), moved to 1.0 by `fix`: case -> the texts the agent
+# sends back for a prompt. Each runs on the target and on 0.12.1, not on the release it was
+# written for: the migrated handlers take keywords, which the SDK calls from 0.7 on.
+ECHO = ["hello echo"]
+SDK_EXAMPLES = {
+    "move-sdk-0-4-9-echo-agent": ECHO,
+    "move-sdk-0-5-0-echo-agent": ECHO,
+    "move-sdk-0-5-0-example-agent": ["Client sent:", "hello echo"],  # examples/agent.py
+    "move-0-7-echo-agent-sdk-0-6-3": ECHO,
 }
-ECHO_RUNS = [(case, version) for case, versions in ECHO_AGENTS.items() for version in versions]
+EXAMPLE_RUNS = [(case, version) for case in SDK_EXAMPLES for version in (TARGET, "0.12.1")]
 
 
-@pytest.mark.parametrize(("case", "version"), ECHO_RUNS, ids=[f"{c}-{v}" for c, v in ECHO_RUNS])
-def test_the_sdk_s_echo_agent_moved_by_fix_serves_a_prompt(case: str, version: str) -> None:
+@pytest.mark.parametrize(("case", "version"), EXAMPLE_RUNS, ids=[f"{c}-{v}" for c, v in EXAMPLE_RUNS])
+def test_the_sdk_s_example_moved_by_fix_serves_a_prompt(case: str, version: str) -> None:
     run = drive(version, GOLDEN / case / "expected" / "agent.py", text="hello echo")
     assert run["failure"] is None, run["failure"]
     assert run["session_id"] and answer_to(run, "session/new")["result"]["sessionId"] == run["session_id"]
-    assert echoed(run) == ["hello echo"]
+    assert echoed(run) == SDK_EXAMPLES[case]
 
 
-def test_every_move_case_of_an_echo_agent_runs() -> None:
-    assert sorted(ECHO_AGENTS) == sorted(p.name for p in GOLDEN.glob("move-*echo-agent*"))
+@pytest.mark.parametrize("case", SDK_EXAMPLES)
+def test_the_sdk_s_example_as_written_fails_at_import_on_the_target(case: str) -> None:
+    imported = subprocess.run(
+        [str(sdk_python(TARGET)), "-c", "import agent"],
+        cwd=GOLDEN / case / "input",
+        env={**sdk_env(), "PYTHONDONTWRITEBYTECODE": "1"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert imported.returncode == 1 and "ImportError" in imported.stderr, imported.stderr
+
+
+# What fix makes of them uses nothing the target deprecates: the camelCase call with a
+# request model, `from acp import AgentSideConnection` (both warn on 1.0; here they fail).
+# Not 0.6.3's: its request model, built earlier and given `field_meta`, is passed by name
+# to `sessionUpdate`, which ACP223 leaves (it still runs on 1.0).
+CURRENT_API = ("move-sdk-0-4-9-echo-agent", "move-sdk-0-5-0-echo-agent", "move-sdk-0-5-0-example-agent")
+
+
+@pytest.mark.parametrize("case", CURRENT_API)
+def test_the_sdk_s_example_moved_by_fix_uses_nothing_the_target_deprecates(case: str) -> None:
+    script = GOLDEN / case / "expected" / "agent.py"
+    run = drive(TARGET, script, "hello echo", python_options=("-W", "error::DeprecationWarning"))
+    assert run["failure"] is None, run["failure"]
+    assert echoed(run) == SDK_EXAMPLES[case]
+
+
+def test_every_move_case_of_an_sdk_example_runs() -> None:
+    cases = {*GOLDEN.glob("move-sdk-*"), *GOLDEN.glob("move-*echo-agent*")}
+    assert sorted(SDK_EXAMPLES) == sorted(p.name for p in cases)
 
 
 SLASH_COMMANDS = GOLDEN / "vendored-sdk-0-6-3-moved-to-1-0"

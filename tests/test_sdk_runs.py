@@ -3,9 +3,9 @@ the SDK target (1.0: its latest pre-release on the index) and, where the migrate
 runs there too, on the release the code was written for, each in a virtualenv of its own (support/sdk_venv.py), driven in raw
 JSON-RPC (support/acp_raw.py): `initialize`, `session/new` answering a session id, a
 prompt answered `end_turn` after the updates the agent sends. The SDK's own
-`examples/echo_agent.py` and `examples/agent.py` of 0.8.1, 0.10.1, 0.11.1 and 0.12.1
-(from its sdists) are cases too. The case's input fails at import on the target: the
-negative control.
+`examples/echo_agent.py` and `examples/agent.py` of 0.7.1 (0.7.0's are the same), 0.8.1,
+0.9.0, 0.10.1, 0.11.1 and 0.12.1 (from its sdists) are cases too. The case's input fails
+at import on the target: the negative control.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ RUNS = (
     # The SDK's own examples of each release, moved to 1.0.
     *(
         Run(f"sdk-example-{release.replace('.', '-')}", module, make, (TARGET, release), seen)
-        for release in ("0.8.1", "0.10.1", "0.11.1", "0.12.1")
+        for release in ("0.7.1", "0.8.1", "0.9.0", "0.10.1", "0.11.1", "0.12.1")
         for module, make, seen in (("echo_agent", "EchoAgent()", ECHO), ("agent", "ExampleAgent()", EXAMPLE))
     ),
 )
@@ -76,7 +76,8 @@ def test_every_sdk_case_runs() -> None:
 
 async def _drive(python: Path, folder: Path, module: str, make: str) -> tuple[dict, dict, tuple[str, ...], RawAgent]:
     env = {**sdk_env(), "PYTHONPATH": str(folder)}
-    argv = [python, "-c", SERVE.format(module=module, make=make)]
+    # What the release deprecates fails the run: the migrated code uses none of it.
+    argv = [python, "-W", "error::DeprecationWarning", "-c", SERVE.format(module=module, make=make)]
     async with RawAgent(argv, cwd=folder, env=env, timeout=60.0) as agent:
         initialized = await agent.request("initialize", {"protocolVersion": 1, "clientCapabilities": {}})
         assert "result" in initialized, (initialized, agent.stderr)

@@ -15,14 +15,17 @@ came from `stdio_streams()`, which `run_agent` calls itself), and the
 `await asyncio.Event().wait()` after it goes: `run_agent` serves until the input ends.
 
 An `__init__` doing more than that keeps the rest (`__init__(self)`), and the lines
-storing the connection move to `on_connect(self, conn)` after it.
+storing the connection move to `on_connect(self, conn)` after it. A connection
+annotated `AgentSideConnection` is annotated `Client` (`acp.interfaces`, what 0.7+
+hands `on_connect`): from 0.12 `from acp import AgentSideConnection` warns at import.
 
 The client's side is the same move: `ClientSideConnection(lambda _agent: client, writer,
 reader)` (deprecated from 0.7) becomes `connect_to_agent(client, writer, reader)`, the
 client object itself; a factory forwarding the connection to this module's class
 (`lambda conn: ExampleClient(conn)`) becomes `connect_to_agent(ExampleClient(), writer,
-reader)` and its `__init__` moves to `on_connect` as above. The connection returned is
-kept as before (a client calls the agent through it).
+reader)` and its `__init__` moves to `on_connect` as above (a connection annotated
+`ClientSideConnection` annotated `Agent`). The connection returned is kept as before (a
+client calls the agent through it).
 
 Reported for a person, the code left as it is: a factory that does more than forward
 (it builds other objects, passes other arguments, is a function), an `__init__` that
@@ -158,7 +161,9 @@ class ConnectionFactory(Rule):
         made = _forwarded_class(factory)
         if made is not None:
             cls = self._module_class(made, "connect it with `connect_to_agent`")
-            move_init = partial(_move_to_on_connect, context, cls, *_connection_stores(cls))
+            init, stores = _connection_stores(cls)
+            retyped = self._retyped(init, CLIENT_CONNECTIONS, "Agent")
+            move_init = partial(_move_to_on_connect, context, cls, init, stores, retyped)
             client = cst.parse_expression(f"{made}()")
         elif (
             isinstance(factory, cst.Lambda)
@@ -182,6 +187,15 @@ class ConnectionFactory(Rule):
             context.add_import("acp", "connect_to_agent")
 
         return edits
+
+    def _retyped(self, init: cst.FunctionDef, connections: frozenset[str], protocol: str) -> str | None:
+        """`protocol` (of `acp.interfaces`) where the connection `__init__` takes is annotated
+        as one of `connections` and the name is free for it, else None."""
+        annotation = init.params.params[1].annotation
+        bound = self.context.imports.bindings.get(protocol)
+        free = bound in (None, f"acp.interfaces.{protocol}") and protocol not in self.context.defined_classes
+        typed = annotation is not None and self.context.resolve(annotation.annotation) in connections
+        return protocol if free and typed else None
 
     def _module_class(self, name: str, serve: str) -> cst.ClassDef:
         """This module's class `name`, or CannotMove saying how to `serve` it instead."""
@@ -229,8 +243,10 @@ class ConnectionFactory(Rule):
             f"await run_agent({made}(){arguments})\n", config=context.module.config_for_parsing
         )
 
+        retyped = self._retyped(init, CONNECTIONS, "Client")
+
         def edits() -> None:
-            _move_to_on_connect(context, cls, init, stores)
+            _move_to_on_connect(context, cls, init, stores, retyped)
             context.replace(statement, served.with_changes(leading_lines=statement.leading_lines))
             for gone in (*dels, *filter(None, (opened, forever))):
                 context.remove(gone)
@@ -243,17 +259,28 @@ def _shown(context, node: cst.Call) -> str:
     return f"`{context.code(node, 60)}`"
 
 
-def _move_to_on_connect(context, cls: cst.ClassDef, init: cst.FunctionDef, stores: list[cst.BaseStatement]) -> None:
-    """`__init__`'s lines storing the connection move to `on_connect(self, conn)`."""
+def _move_to_on_connect(
+    context, cls: cst.ClassDef, init: cst.FunctionDef, stores: list[cst.BaseStatement], retyped: str | None
+) -> None:
+    """`__init__`'s lines storing the connection move to `on_connect(self, conn)`
+    (`retyped`: the protocol of `acp.interfaces` annotating the connection there)."""
     import libcst as cst
 
     # The class holds no trigger: the walk may have skipped it, so the path down to the
     # edited name is given (the edits are applied along known parents).
     context.parents.update({cls.body: cls, init: cls.body, init.name: init, init.params: init, init.body: init})
+    if retyped:  # `from acp import AgentSideConnection` warns from 0.12: on_connect is handed a Client
+        context.add_import("acp.interfaces", retyped)
     if len(stores) == len(init.body.body):  # `__init__` only stored the connection: it is `on_connect` now
         context.replace(init.name, cst.Name("on_connect"))
+        if retyped:
+            connection = init.params.params[1]
+            annotation = connection.annotation
+            context.parents.update({connection: init.params, annotation: connection})
+            context.parents[annotation.annotation] = annotation
+            context.replace(annotation.annotation, cst.Name(retyped))
     else:  # the stores move to `on_connect`, the rest stays in `__init__`
-        _split(context, init, stores)
+        _split(context, init, stores, retyped)
 
 
 def _lambda_parameter(factory: cst.Lambda) -> str | None:
@@ -366,18 +393,23 @@ def _opened_streams(body, streams, mentions, context) -> cst.SimpleStatementLine
     return None
 
 
-def _split(context, init: cst.FunctionDef, stores: list[cst.BaseStatement]) -> None:
+def _split(context, init: cst.FunctionDef, stores: list[cst.BaseStatement], retyped: str | None) -> None:
     """`__init__(self)` keeping the lines but `stores`, and `on_connect(self, conn)` after
-    it holding them."""
+    it holding them (`retyped`: the connection annotated so)."""
     import libcst as cst
 
     module = context.module
     me = init.params.params[0].name.value
     lines = "".join(module.code_for_node(line.with_changes(leading_lines=[])) for line in stores)
     unit = module.default_indent
+    # the parameter as written: its annotation kept, but a connection's
+    connection = init.params.params[1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    if retyped:
+        connection = connection.with_changes(
+            annotation=connection.annotation.with_changes(annotation=cst.Name(retyped))
+        )
     on_connect = cst.parse_statement(
-        # the parameter as written: its annotation kept
-        f"def on_connect({me}, {module.code_for_node(init.params.params[1].with_changes(comma=cst.MaybeSentinel.DEFAULT))}) -> None:\n"
+        f"def on_connect({me}, {module.code_for_node(connection)}) -> None:\n"
         + "".join(unit + line + "\n" for line in lines.splitlines()),
         config=module.config_for_parsing,
     )

@@ -16,11 +16,16 @@ methods that kept their name, when their argument builds their own request model
 `conn.prompt(PromptRequest(sessionId=sid, prompt=blocks))` ->
 `conn.prompt(session_id=sid, prompt=blocks)`, `initialize`, `authenticate`, `cancel`).
 
+The same where 0.6's helper builds the model, as the SDK's own examples up to 0.6.3 do
+(`conn.sessionUpdate(session_notification(sid, chunk))`), its positional arguments
+named by the helper's parameters: the `SessionNotification(session_id=...)` ACP205
+makes of the helper on 1.0 would leave the camelCase call, which warns.
+
 Reported for a person, the call left as it is: a request model with `field_meta`
 (from 0.7 its keys are keyword arguments of their own), positional arguments or
 `**kwargs`, or a field the target's method does not take. A request model built
-earlier and passed by name, or built with 0.7's field names (what `fix` makes of
-`session_notification(...)`, ACP205), is left alone: it still runs up to 1.0.
+earlier and passed by name, or built with 0.7's field names, is left alone: it still
+runs up to 1.0.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from acp_migrate.rules.base import Example, Report, Rule
-from acp_migrate.rules.shared.sdk_signatures import CAMEL_METHODS
+from acp_migrate.rules.shared.sdk_signatures import CAMEL_METHODS, UNCHANGED
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -40,6 +45,9 @@ KEPT_NAMES = {
     "prompt": "PromptRequest",
     "cancel": "CancelNotification",
 }
+# 0.6's one helper building a request model (`acp.helpers`, exported by `acp` too): it
+# takes the fields of `session_update`, in order.
+_NOTIFICATION_HELPER = ("acp.session_notification", "acp.helpers.session_notification")
 
 
 class SdkRequestObjectCall(Rule):
@@ -76,9 +84,21 @@ class SdkRequestObjectCall(Rule):
             ),
             target_sdk="1.0.0",
         ),
+        Example(
+            before=(
+                "from acp import session_notification\n"
+                "\n"
+                "\n"
+                "async def say(conn, sid, chunk):\n"
+                "    await conn.sessionUpdate(session_notification(sid, update=chunk))\n"
+            ),
+            after=("async def say(conn, sid, chunk):\n    await conn.session_update(session_id=sid, update=chunk)\n"),
+            target_sdk="0.12.1",
+        ),
     )
 
-    def visit_Call(self, node: cst.Call) -> None:
+    def leave_Call(self, node: cst.Call) -> None:
+        # On leaving: the rules of its argument have spoken (ACP205's model for a helper).
         import libcst as cst
 
         from acp_migrate.rules.shared.generated import laid_out_call
@@ -96,9 +116,13 @@ class SdkRequestObjectCall(Rule):
         model = node.args[0].value
         if node.args[0].keyword is not None or not isinstance(model, cst.Call):
             return
-        if not self._request_model(model.func, KEPT_NAMES.get(called)):
+        positional = self._request_model(model.func, KEPT_NAMES.get(called))
+        if positional is None:
             return
-        if not any(arg.keyword is not None and snake(arg.keyword.value) != arg.keyword.value for arg in model.args):
+        helper = bool(positional)
+        if not helper and not any(
+            arg.keyword is not None and snake(arg.keyword.value) != arg.keyword.value for arg in model.args
+        ):
             return  # no 0.6 spelling: written from 0.7 on (`SessionNotification(session_id=...)`), it still runs
         method = CAMEL_METHODS.get(called, called)
         shown = f"`{self.context.code(node, 60)}`"
@@ -108,8 +132,14 @@ class SdkRequestObjectCall(Rule):
         if taken is None:
             self._left(node, f"{message}; SDK {sdk.version if sdk else '?'} has no `{method}`: decide what replaces it")
             return
-        fields = [arg.keyword.value if arg.keyword is not None else None for arg in model.args]
-        if None in fields or any(arg.star for arg in model.args):
+        # A helper's call as the fix writes it: the model ACP205 makes of it on 1.0, by keyword.
+        rewritten = next((r.edits.replaced[model] for r in self.context.reports if model in r.edits.replaced), None)
+        built = rewritten if helper and isinstance(rewritten, cst.Call) else model
+        fields = [
+            arg.keyword.value if arg.keyword is not None else positional[i] if i < len(positional) else None
+            for i, arg in enumerate(built.args)
+        ]
+        if None in fields or any(arg.star for arg in built.args):
             self._left(node, f"{message}; the request model takes positional arguments here: name its fields")
             return
         if "field_meta" in fields:
@@ -119,17 +149,25 @@ class SdkRequestObjectCall(Rule):
         if unknown:
             self._left(node, f"{message}; SDK {sdk.version} takes no {', '.join(unknown)}: decide where it goes")
             return
-        keywords = [arg.with_changes(keyword=cst.Name(snake(arg.keyword.value))) for arg in model.args]
+        no_space = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
+        keywords = [
+            arg.with_changes(keyword=cst.Name(snake(field)), equal=arg.equal if arg.keyword else no_space)
+            for arg, field in zip(built.args, fields)
+        ]
         report = Report(node, self.code, message, fixable=True)
         with self.context.fix(report):
             self.context.replace(node, laid_out_call(node, func.with_changes(attr=cst.Name(method)), keywords))
 
-    def _request_model(self, func: cst.BaseExpression, named: str | None) -> bool:
-        """Whether `func` is a request model of `acp` (the class `named`, where given)."""
+    def _request_model(self, func: cst.BaseExpression, named: str | None) -> tuple[str, ...] | None:
+        """The positional fields of what `func(...)` builds a request model with: () for
+        the model (its fields by keyword; the class `named`, where given), the helper's
+        parameters; None: no model."""
         qualified = self.context.resolve(func) or ""
         if named is not None:
-            return qualified.startswith("acp.") and qualified.rpartition(".")[2] == named
-        return qualified.startswith("acp.") and qualified.endswith(("Request", "Notification"))
+            return () if qualified.startswith("acp.") and qualified.rpartition(".")[2] == named else None
+        if qualified in _NOTIFICATION_HELPER:
+            return UNCHANGED["session_update"]
+        return () if qualified.startswith("acp.") and qualified.endswith(("Request", "Notification")) else None
 
     def _left(self, node: cst.Call, message: str) -> None:
         self.context.report(Report(node, self.code, message, fixable=False))

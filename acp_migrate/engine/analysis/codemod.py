@@ -770,12 +770,16 @@ def _analyze_candidate(
         fixed = module.visit(applier)
         if may_orphan_imports(edits, context.imports.bindings):
             fixed = remove_orphaned_imports(fixed, mentions(module))
-        if edits.imports:
+        # A name imported for code that another rule's fix then took over (ACP223's keyword
+        # call in place of the model ACP205 made of a helper) is left out: nothing names it.
+        named = mentions(fixed) if edits.imports else None
+        imports = [wanted for wanted in edits.imports if named[wanted[1]]]
+        if imports:
             from acp_migrate.engine.analysis.imports import add_imports
 
             # A package an added first-party import names is the project's, though a
             # namespace package (no `__init__.py`) is no module the search finds.
-            added = {module.partition(".")[0] for module, _, section in edits.imports if section == FIRST_PARTY}
+            added = {module.partition(".")[0] for module, _, section in imports if section == FIRST_PARTY}
 
             def first_party(name: str) -> bool:
                 # as the project's isort configuration says, else a module found in the project
@@ -786,7 +790,7 @@ def _analyze_candidate(
                     and modules(name, None) is not None
                 )
 
-            fixed = add_imports(fixed, edits.imports, first_party, line_length=settings.style.line_length)
+            fixed = add_imports(fixed, imports, first_party, line_length=settings.style.line_length)
         new_bytes = fixed.bytes
         fixed_source = new_bytes if new_bytes != source else None
     kept_reports = {id(r) for r in reports}

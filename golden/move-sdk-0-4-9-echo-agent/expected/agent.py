@@ -9,7 +9,7 @@ from acp import (
     PromptResponse,
     run_agent,
 )
-from acp.schema import AgentMessageChunk, SessionNotification, TextContentBlock
+from acp.schema import AgentMessageChunk, TextContentBlock
 
 
 class EchoAgent(Agent):
@@ -25,11 +25,9 @@ class EchoAgent(Agent):
     async def prompt(self, session_id, prompt, **kwargs) -> PromptResponse:
         for block in prompt:
             text = getattr(block, "text", "")
-            await self._conn.sessionUpdate(
-                SessionNotification(
-                    session_id=session_id,
-                    update=AgentMessageChunk(session_update="agent_message_chunk", content=TextContentBlock(type="text", text=text)),
-                )
+            await self._conn.session_update(
+                session_id=session_id,
+                update=AgentMessageChunk(session_update="agent_message_chunk", content=TextContentBlock(type="text", text=text)),
             )
         return PromptResponse(stopReason="end_turn")
 

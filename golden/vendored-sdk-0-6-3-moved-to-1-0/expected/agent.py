@@ -1,7 +1,8 @@
 # Case: both moves in one fix: an SDK 0.6.3 agent (request objects, a factory) advertising commands at initialize, moved to 1.0
 import asyncio
 
-from acp import AgentSideConnection, run_agent
+from acp import run_agent
+from acp.interfaces import Client
 from acp.schema import (
     AvailableCommand,
     InitializeResponse,
@@ -18,7 +19,7 @@ class OldSdkAgent:
         self._sessions: set[str] = set()
         self.command_advertiser = CommandAdvertiser()
 
-    def on_connect(self, connection: AgentSideConnection) -> None:
+    def on_connect(self, connection: Client) -> None:
         self._connection = connection
 
     async def initialize(self, protocol_version, **kwargs) -> InitializeResponse:
