@@ -39,11 +39,13 @@ ASKED = (
 )
 
 
-def run_client(client: Path, record: Path, console: str = "") -> tuple[str, dict[str, Any]]:
+def run_client(client: Path, record: Path, console: str = "", migrated: bool = True) -> tuple[str, dict[str, Any]]:
     """`client` run on the target against the asking agent (`console`: its standard
-    input); its standard output, and what the agent's requests got back."""
+    input; `migrated`: with what 1.0 deprecates an error); its standard output, and what
+    the agent's requests got back."""
+    strict = ["-W", "error::DeprecationWarning"] if migrated else []
     done = subprocess.run(
-        [str(sdk_python(TARGET)), str(client), str(AGENT), str(record)],
+        [str(sdk_python(TARGET)), *strict, str(client), str(AGENT), str(record)],
         input=console,
         capture_output=True,
         text=True,
@@ -77,7 +79,7 @@ def test_the_sdk_s_example_client_moved_by_fix_has_its_handlers_called_on_1_0(ex
 @pytest.mark.parametrize("example", EXAMPLES, ids=[case.name for case in EXAMPLES])
 def test_the_sdk_s_example_client_s_camel_case_handlers_are_never_called_on_1_0(example: Path, tmp_path: Path) -> None:
     client = handlers_left_camel_case(example, tmp_path / "client")
-    shown, answers = run_client(client, tmp_path / "record.json", console="hi\n")
+    shown, answers = run_client(client, tmp_path / "record.json", console="hi\n", migrated=False)
     assert "| Agent:" not in shown
     # The protocol's stubs answer instead: `null`, which a request expecting a result fails on.
     assert answers["session/request_permission"] == {"raised": "ValidationError"}
@@ -98,7 +100,7 @@ def test_a_client_moved_by_fix_answers_from_the_keyword_arguments_it_is_given(tm
 
 def test_the_same_client_as_0_6_wrote_it_is_never_asked_on_1_0(tmp_path: Path) -> None:
     # The input itself still imports and connects on 1.0 (with deprecation warnings).
-    shown, answers = run_client(ANSWERING / "input" / "client.py", tmp_path / "record.json")
+    shown, answers = run_client(ANSWERING / "input" / "client.py", tmp_path / "record.json", migrated=False)
     assert shown == ""
     assert answers["session/request_permission"] == {"raised": "ValidationError"}
     assert answers["fs/read_text_file"] == {"raised": "ValidationError"}

@@ -25,7 +25,8 @@ client object itself; a factory forwarding the connection to this module's class
 (`lambda conn: ExampleClient(conn)`) becomes `connect_to_agent(ExampleClient(), writer,
 reader)` and its `__init__` moves to `on_connect` as above (a connection annotated
 `ClientSideConnection` annotated `Agent`). The connection returned is kept as before (a
-client calls the agent through it).
+client calls the agent through it); a `ClientSideConnection` still named (an annotation)
+is imported from `acp.core`, whose import does not warn as `acp`'s does from 0.7.
 
 Reported for a person, the code left as it is: a factory that does more than forward
 (it builds other objects, passes other arguments, is a function), an `__init__` that
@@ -179,12 +180,18 @@ class ConnectionFactory(Rule):
         connected = node.with_changes(
             func=cst.Name("connect_to_agent"), args=[node.args[0].with_changes(value=client), *node.args[1:]]
         )
+        imported = _imported_from_acp(context.module, "ClientSideConnection")
 
         def edits() -> None:
             if move_init is not None:
                 move_init()
             context.replace(node, connected)
             context.add_import("acp", "connect_to_agent")
+            if imported is not None:
+                # `from acp import ClientSideConnection` warns from 0.7, `acp.core`'s does not: a
+                # mention left (an annotation) keeps it, else nothing names it and it goes
+                context.remove(imported)
+                context.add_import("acp.core", "ClientSideConnection")
 
         return edits
 
@@ -281,6 +288,24 @@ def _move_to_on_connect(
             context.replace(annotation.annotation, cst.Name(retyped))
     else:  # the stores move to `on_connect`, the rest stays in `__init__`
         _split(context, init, stores, retyped)
+
+
+def _imported_from_acp(module: cst.Module, name: str) -> cst.CSTNode | None:
+    """The `name` of a top-level `from acp import ..., name, ...`, not renamed (the whole
+    line where it is the only name)."""
+    import libcst as cst
+
+    from acp_migrate.cst.names import dotted_name
+
+    for statement in module.body:
+        small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) else None
+        if isinstance(small, cst.ImportFrom) and not small.relative and dotted_name(small.module) == "acp":
+            if isinstance(small.names, cst.ImportStar):
+                return None
+            for alias in small.names:
+                if alias.asname is None and dotted_name(alias.name) == name:
+                    return statement if len(small.names) == 1 else alias
+    return None
 
 
 def _lambda_parameter(factory: cst.Lambda) -> str | None:

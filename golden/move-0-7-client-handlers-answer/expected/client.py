@@ -1,8 +1,9 @@
-# Case: a client of SDK 0.6 answering from its request models (`params.options`, `params.path`), moved to 1.0: each handler takes its fields by keyword, the factory becomes connect_to_agent
+# Case: a client of SDK 0.6 answering from its request models (`params.options`, `params.path`), moved to 1.0: each handler takes its fields by keyword, the factory becomes connect_to_agent, the connection annotated Agent
 import asyncio
 import sys
 
 from acp import PROTOCOL_VERSION, Client, connect_to_agent
+from acp.interfaces import Agent
 from acp.schema import (
     AllowedOutcome,
     ReadTextFileResponse,
@@ -13,10 +14,10 @@ from acp.schema import (
 
 
 class AnsweringClient(Client):
-    def __init__(self):
+    def __init__(self) -> None:
         self.written = {}
 
-    def on_connect(self, conn) -> None:
+    def on_connect(self, conn: Agent) -> None:
         self._conn = conn
 
     async def request_permission(self, session_id, tool_call, options, **kwargs) -> RequestPermissionResponse:

@@ -1,4 +1,4 @@
-# Case: a client of SDK 0.6 answering from its request models (`params.options`, `params.path`), moved to 1.0: each handler takes its fields by keyword, the factory becomes connect_to_agent
+# Case: a client of SDK 0.6 answering from its request models (`params.options`, `params.path`), moved to 1.0: each handler takes its fields by keyword, the factory becomes connect_to_agent, the connection annotated Agent
 import asyncio
 import sys
 
@@ -17,7 +17,7 @@ from acp.schema import (
 
 
 class AnsweringClient(Client):
-    def __init__(self, conn):
+    def __init__(self, conn: ClientSideConnection) -> None:
         self._conn = conn
         self.written = {}
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 from acp import (
     Client,
-    ClientSideConnection,
     RequestError,
     PROTOCOL_VERSION,
     connect_to_agent,
 )
+from acp.core import ClientSideConnection
 from acp.schema import TextContentBlock
 
 
