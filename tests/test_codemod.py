@@ -141,7 +141,36 @@ def test_a_file_too_large_to_parse_that_holds_no_legacy_site_is_clean() -> None:
     assert analysis.findings == [] and analysis.fixed_source is None
 
 
-def test_a_file_too_large_to_parse_that_names_the_field_says_so() -> None:
-    source = b"def slash_commands():\n    return []\n" + GENERATED
-    with pytest.raises(SourceError, match=r"too large to analyse: .* it names the legacy field in its code"):
+def test_a_file_too_large_to_parse_whose_helper_is_named_like_the_field_is_clean() -> None:
+    # A generated client's own helper: its definition and its own attribute are no site.
+    helper = b"class Api:\n    def slash_commands(self):\n        return self.slash_commands\n"
+    analysis = analyze_source(helper + GENERATED, path="generated.py")
+    assert analysis.findings == [] and analysis.fixed_source is None
+
+
+def test_the_census_reads_a_file_too_large_to_parse_as_one_of_any_size() -> None:
+    # A doctest calling the helper still mentions the field (ACP011), at the same line.
+    helper = (
+        b"class Api:\n"
+        b"    def slash_commands(self):\n"
+        b'        """The guild\'s commands.\n'
+        b"\n"
+        b"        >>> Api().slash_commands()\n"
+        b"        []\n"
+        b'        """\n'
+        b"        return self.slash_commands\n"
+    )
+    for source in (helper, helper + GENERATED):
+        findings = analyze_source(source, path="generated.py").findings
+        assert [(finding.line, finding.code) for finding in findings] == [(5, "ACP011")]
+
+
+def test_a_file_too_large_to_parse_that_holds_a_site_names_its_line() -> None:
+    site = b"CAPS = AgentCapabilities(slash_commands=[])\n"
+    source = b"def slash_commands():\n    return []\n" + GENERATED + site
+    with pytest.raises(SourceError) as refused:
         analyze_source(source, path="generated.py")
+    assert refused.value.reason == (
+        f"too large to analyse: {len(source) / 2**20:.1f} MiB (the limit is 2 MiB); line 60003 holds"
+        " `slash_commands` in its code: split the file, or exclude it (`extend-exclude`)"
+    )

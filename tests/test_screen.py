@@ -3,11 +3,13 @@ and a run where no file passes it imports no LibCST."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from support.command import run_acp_migrate
 
 from acp_migrate.engine.analysis import codemod
 from acp_migrate.engine.analysis.prefilter import may_contain_legacy
@@ -84,6 +86,22 @@ HARMLESS = {
     + '        caps = AgentCapabilities.model_validate({"slashCommands": [{"name": "a", "description": "b"}]})\n'
     + '        assert not hasattr(caps, "slash_commands")\n'
     + '        assert "slash_commands" not in caps.model_dump()\n',
+    # A generated client's helper named like the field (issue 32): its name, its own attribute.
+    "a helper named like the field": "class ChatApi:\n"
+    + "    def __init__(self, client):\n"
+    + "        self.client = client\n"
+    + "        self.slash_commands = {}\n"
+    + "\n"
+    + "    def slash_commands(self, guild_id, **kwargs):\n"
+    + '        return self.client.call("/guilds/{guild_id}/commands", guild_id=guild_id, **kwargs)\n'
+    + "\n"
+    + "    @classmethod\n"
+    + "    def registered(cls, api):\n"
+    + "        return len(cls.slash_commands) + len(api.client.known)\n"
+    + "\n"
+    + "\n"
+    + "class slash_commands:  # noqa: N801\n"
+    + "    pass\n",
 }
 
 # Each holds a harmless use and, beside it or instead of it, a site some rule reports.
@@ -109,6 +127,18 @@ BESIDE_HARMLESS = {
     + '    return {"agentCapabilities": caps}\n',
     "old JSON nested in a local": SCHEMA
     + 'def build():\n    old = {"agentCapabilities": {"slashCommands": []}}\n    return InitializeResponse.model_validate(old)\n',
+    # A method's own attribute, but its first parameter holds capabilities (annotated,
+    # rebound), or the name read is the module's.
+    "self annotated as capabilities": SCHEMA
+    + "class Holder:\n    def commands(self: AgentCapabilities):\n        return self.slash_commands\n",
+    "self rebound to capabilities": SCHEMA
+    + "class Holder:\n    def commands(self):\n        self = AgentCapabilities()\n        return self.slash_commands\n",
+    "a module's `self`": SCHEMA
+    + "self = AgentCapabilities()\n\n\nclass Holder:\n    def commands(me):\n        return self.slash_commands\n",
+    "a helper beside the keyword": HARMLESS["a helper named like the field"]
+    + "\n\n"
+    + SCHEMA
+    + "CAPS = AgentCapabilities(load_session=True, slash_commands=[])\n",
     # ACP008 removes the first test and looks for an old-JSON test before writing its own.
     "an owned schema's old-JSON test beside a test of the field": HARMLESS["an owned schema's old-JSON test"]
     + "\n\ndef test_default():\n    assert AgentCapabilities().slash_commands == []\n",
@@ -138,6 +168,19 @@ PASSED |= {
     "a global given to model_validate": 'def f():\n    global old\n    old = {"slashCommands": []}\n    Caps.model_validate(old)\n',
     "a local given to model_validate, also a parameter": 'def f(old):\n    old = {"slashCommands": []}\n    Caps.model_validate(old)\n',
     "a local used otherwise too": 'def f():\n    old = {"slashCommands": []}\n    Caps.model_validate(old)\n    print(old)\n',
+    "a helper called by its name": "def slash_commands():\n    return []\n\n\nprint(slash_commands())\n",
+    "a function's first parameter": "def commands(self):\n    return self.slash_commands\n",
+    "a method's first parameter, in a nested function": (
+        "class A:\n    def f(self):\n        def g():\n            return self.slash_commands\n"
+    ),
+    "a method's first parameter, in a lambda": "class A:\n    def f(self):\n        return lambda: self.slash_commands\n",
+    "a method's first parameter, bound elsewhere": (
+        "class A:\n    def f(self):\n        return self.slash_commands\n\n\nfor self in x:\n    pass\n"
+    ),
+    "a method's first parameter, also a lambda's": (
+        "class A:\n    def f(self):\n        return self.slash_commands\n\n\ng = lambda self: 1\n"
+    ),
+    "an attribute of an attribute": "class A:\n    def f(self):\n        return self.caps.slash_commands\n",
 }
 
 
@@ -158,6 +201,37 @@ def test_a_rule_declaring_other_words_leaves_the_contexts_of_this_one(monkeypatc
     monkeypatch.setattr(other, "screen_harmless", frozenset())
     assert not may_report(source + b"\n")
     assert may_report(source + b"\nCommandAdvertiser()\n")  # (its own word still counts)
+
+
+SPY_TEST = (
+    "import asyncio\n"
+    "from unittest import mock\n"
+    "\n"
+    "from notes.agent import NotesAgent\n"
+    "\n"
+    "\n"
+    "class TestNotes:\n"
+    "    def test_commands_read_once_at_initialize(self):\n"
+    "        agent = NotesAgent()\n"
+    '        with mock.patch.object(NotesAgent, "get_commands", wraps=agent.get_commands) as spy:\n'
+    "            asyncio.run(agent.initialize(protocol_version=1))\n"
+    "        assert {counter}.call_count == 1\n"
+)
+
+
+@pytest.mark.parametrize(("counter", "reported"), [("spy", True), ("self", False)], ids=["the spy's", "the test's own"])
+def test_a_test_methods_own_attribute_asserts_no_spys_calls(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, counter: str, reported: bool
+) -> None:
+    # ACP008 declares OWN_ATTRIBUTE for its words too: `self.call_count` is the test's own.
+    shutil.copytree(REPOSITORY / "golden/tests-spy-on-command-getter/input", tmp_path, dirs_exist_ok=True)
+    source = SPY_TEST.format(counter=counter)
+    (tmp_path / "tests/test_spy.py").write_text(source)
+    assert may_report(source.encode()) is reported
+
+    monkeypatch.setattr(codemod, "may_report", lambda source, sdk=None: True)  # the full analysis, unscreened
+    output = run_acp_migrate("check", ".", cwd=tmp_path, text=True).stdout
+    assert ("tests/test_spy.py:10:" in output) is reported, output
 
 
 def test_the_rules_declare_only_contexts_the_screen_knows() -> None:

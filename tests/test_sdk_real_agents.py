@@ -1,8 +1,9 @@
 """The SDK rules on published agents' own code, installed from the package index:
 hermes-agent 0.19.0 (into a virtualenv on SDK 1.0) and kimi-cli 1.52.0 (its wheel: it
-needs Python 3.12). `fix --target-sdk 1.0` on their ACP modules: what it rewrites runs
-on 1.0, what needs a person is a named finding and the exit is 1, and a second `fix`
-changes nothing.
+needs Python 3.12); Mini-Agent, which is not on the index, from tests/data/mini-agent
+(its dependencies from the index). `fix --target-sdk 1.0` on their ACP modules: what it
+rewrites runs on 1.0, what needs a person is a named finding and the exit is 1, and a
+second `fix` changes nothing.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import zipfile
@@ -23,6 +25,20 @@ pytestmark = pytest.mark.slow  # a virtualenv of hermes-agent and its dependenci
 
 TARGET = "1.0.0rc3"
 HERMES = "hermes-agent==0.19.0"
+STABLE = "0.12.1"  # the newest release that is not a pre-release
+MINI_AGENT = Path(__file__).resolve().parent / "data" / "mini-agent"
+# Its dependencies as its uv.lock pins them (mcp 1.19 fails at import on a later pydantic).
+MINI_AGENT_DEPENDENCIES = (
+    "anthropic==0.72.1",
+    "mcp==1.19.0",
+    "openai==2.8.0",
+    "prompt-toolkit==3.0.52",
+    "pydantic==2.12.3",
+    "pyyaml==6.0.3",
+    "tiktoken==0.12.0",
+)
+CLIENT = Path(__file__).resolve().parent / "support" / "keyword_sdk_client.py"
+HANG_GUARD = 60  # seconds; a guard against a hung agent, never a measure
 
 
 def _fix(folder: Path) -> subprocess.CompletedProcess[str]:
@@ -139,3 +155,80 @@ def test_kimi_cli_acp_moves_to_1_0(hermes: Path, tmp_path: Path) -> None:
     missing = subprocess.run([hermes, "-c", check], env=sdk_env(), capture_output=True, text=True)
     assert missing.stdout.strip() == "['ModelInfo', 'SessionModelState']", missing.stderr
     assert os.path.exists(project / "acp" / "server.py")
+
+
+@pytest.fixture(scope="module")
+def mini_agent_python() -> Path:
+    return sdk_python(TARGET, *MINI_AGENT_DEPENDENCIES)
+
+
+# Mini-Agent keeps logs under ~/.mini-agent: the server runs with a home of the test's own
+# (the client hands the agent no HOME).
+SERVE_AT_HOME = (
+    "import os, runpy, sys; os.environ['HOME'] = sys.argv[1]; "
+    "runpy.run_module('mini_agent.acp.server', run_name='__main__')"
+)
+
+
+def _serve_mini_agent(python: Path, project: Path, home: Path) -> dict:
+    """Mini-Agent's ACP server started in `project` on `python`'s SDK and driven over stdio
+    by that release's client (initialize, session/new, one prompt). Its LLM's address is a local port bound but
+    never listening: the prompt's request is refused at once, with no network."""
+    with socket.socket() as refusing:
+        refusing.bind(("127.0.0.1", 0))
+        (project / "mini_agent" / "config").mkdir(exist_ok=True)
+        (project / "mini_agent" / "config" / "config.yaml").write_text(
+            "api_key: never-sent\n"
+            f"api_base: http://127.0.0.1:{refusing.getsockname()[1]}\n"
+            "retry:\n  enabled: false\n"
+            f"workspace_dir: {home / 'workspace'}\n"
+            "tools:\n  enable_mcp: false\n  enable_skills: false\n"
+        )
+        spec = {"argv": ["-c", SERVE_AT_HOME, str(home)], "cwd": str(project), "text": "hello", "timeout": HANG_GUARD}
+        done = subprocess.run(
+            [python, CLIENT, json.dumps(spec)], env=sdk_env(), capture_output=True, text=True, timeout=HANG_GUARD * 4
+        )
+    assert done.stdout, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_mini_agent_acp_moves_to_1_0_and_serves_on_1_0_and_0_12(mini_agent_python: Path, tmp_path: Path) -> None:
+    project = shutil.copytree(MINI_AGENT, tmp_path / "mini-agent")  # its pyproject: `agent-client-protocol>=0.6.0`
+    importing = [mini_agent_python, "-c", "import mini_agent.acp"]
+    # As published, on 1.0: `acp.helpers` is gone.
+    original = subprocess.run(importing, cwd=project, env=sdk_env(), capture_output=True, text=True)
+    assert "cannot import name 'session_notification' from 'acp'" in original.stderr, original.stderr
+    before = _tree(project)
+
+    fixed = _fix(project)
+    after = _tree(project)
+    again = _fix(project)
+
+    assert fixed.returncode == 1, fixed.stderr
+    assert [name for name in before if after[name] != before[name]] == ["mini_agent/acp/__init__.py"]
+    # Left for a person: the factory hands the agent its configuration beside the connection.
+    assert set(_findings(fixed.stdout)) == {("mini_agent/acp/__init__.py", "ACP222")}, fixed.stdout
+    assert (again.returncode, _tree(project)) == (1, after)
+    # `acp` is the SDK, not the subpackage mini_agent/acp/: its imports stay out of the project's section.
+    assert b"\n\nfrom mini_agent.agent import Agent\n" in after["mini_agent/acp/__init__.py"]
+
+    # Served on 1.0 and on what its requirement installs today.
+    for python in (mini_agent_python, sdk_python(STABLE, *MINI_AGENT_DEPENDENCIES)):
+        run = _serve_mini_agent(python, project, tmp_path / "home")
+        assert run["failure"] is None, (python, run["failure"])
+        assert run["session_id"].startswith("sess-0-"), python
+        # The turn reaches the LLM, which refuses: the agent says so in an update `fix` built.
+        frames = run["frames"]
+        asked = next(m["id"] for d, m in frames if d == "client->agent" and m.get("method") == "session/prompt")
+        answer = next(m for d, m in frames if d == "agent->client" and m.get("id") == asked and "method" not in m)
+        assert answer.get("result") == {"stopReason": "refusal"}, (python, answer)
+        updates = [m["params"] for d, m in frames if d == "agent->client" and m.get("method") == "session/update"]
+        assert updates == [
+            {
+                "sessionId": run["session_id"],
+                "update": {
+                    "sessionUpdate": "agent_message_chunk",
+                    "content": {"type": "text", "text": "Error: Connection error."},
+                },
+            }
+        ], (python, updates)

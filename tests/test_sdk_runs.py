@@ -54,6 +54,11 @@ RUNS = (
         (TARGET, "0.12.1"),
         ("plan", "tool_call", AMC, "tool_call_update", "hi"),
     ),
+    # Constructors broken to the line length (88; the project's 120), deep in a handler.
+    *(
+        Run(case, "agent", "EchoAgent()", (TARGET, "0.12.1"), ("tool_call", AMC, "tool_call_update", "hi"))
+        for case in ("sdk-1-0-helpers-deep-indent", "sdk-1-0-helpers-line-length-120")
+    ),
     Run("sdk-0-8-numbered-unions", "agent", "EchoAgent()", ("0.8.1", "0.7.1"), (AMC, "agent_thought_chunk", "hi")),
     # AuthMethodAgent and KillTerminalResponse are new in 0.9: the target alone
     Run("sdk-0-9-renamed-classes", "agent", "EchoAgent()", ("0.9.0",), ECHO),

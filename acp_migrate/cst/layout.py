@@ -8,13 +8,14 @@ disappear while comment lines around it survive.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from typing import Callable
 
 import libcst as cst
 
 Gap = cst.BaseParenthesizableWhitespace
+Bracketed = cst.Call | cst.List  # what `broken_to_fit` breaks: an argument list, a list
+Item = cst.Arg | cst.BaseElement
 NO_SPACE = cst.SimpleWhitespace("")
 
 
@@ -161,6 +162,95 @@ def joined_call(call: cst.Call) -> cst.Call | None:
     ]
     joined.append(args[-1].with_changes(whitespace_after_arg=NO_SPACE))
     return call.with_changes(args=joined, whitespace_before_args=NO_SPACE)
+
+
+def broken_to_fit(
+    node: Bracketed,
+    line: str,
+    start: int,
+    end: int,
+    *,
+    block: int,
+    unit: str,
+    line_length: int,
+    breakable: Collection[cst.CSTNode],
+) -> Bracketed:
+    """`node`, a call or a list, with its items one a line and a trailing comma where it
+    does not fit `line_length`, as black and ruff break brackets, outer first; then each
+    item that is `breakable`, where it now stands. `node` starts at column `start` of a
+    line that `line` indents past the block's `block` columns, `end` columns before the
+    line ends; `unit` is one level of indentation."""
+    code = _code(node)
+    if "\n" not in code:
+        if start + len(code) + end <= line_length or not _items(node):
+            return node
+        inner = line + unit
+        node = one_a_line(node, _items(node), _line_break(inner), _line_break(line))
+    elif isinstance(_opening(node), cst.ParenthesizedWhitespace):
+        inner = _opening(node).last_line.value  # one a line already
+    else:
+        return node
+    column = block + len(inner.expandtabs(4))
+    items = [
+        item.with_changes(
+            value=broken_to_fit(
+                item.value,
+                inner,
+                column + _width_before_value(item),
+                len(","),
+                block=block,
+                unit=unit,
+                line_length=line_length,
+                breakable=breakable,
+            )
+        )
+        if item.value in breakable
+        else item
+        for item in _items(node)
+    ]
+    return _with_items(node, items)
+
+
+def one_a_line(node: Bracketed, items: Sequence[Item], gap: Gap, closing: Gap) -> Bracketed:
+    """`node` with `items`, each after `gap` (a line break and an indentation), a
+    trailing comma, and `closing` before the closing bracket."""
+    laid = [
+        *(item.with_changes(comma=cst.Comma(whitespace_after=gap)) for item in items[:-1]),
+        items[-1].with_changes(comma=cst.Comma(whitespace_after=closing)),
+    ]
+    if isinstance(node, cst.Call):
+        laid = [arg.with_changes(whitespace_after_arg=NO_SPACE) for arg in laid]
+        return node.with_changes(whitespace_before_args=gap, args=laid)
+    return node.with_changes(
+        lbracket=node.lbracket.with_changes(whitespace_after=gap),
+        elements=laid,
+        rbracket=node.rbracket.with_changes(whitespace_before=NO_SPACE),
+    )
+
+
+def _items(node: Bracketed) -> Sequence[Item]:
+    return node.args if isinstance(node, cst.Call) else node.elements
+
+
+def _with_items(node: Bracketed, items: Sequence[Item]) -> Bracketed:
+    return node.with_changes(args=items) if isinstance(node, cst.Call) else node.with_changes(elements=items)
+
+
+def _opening(node: Bracketed) -> Gap:
+    return node.whitespace_before_args if isinstance(node, cst.Call) else node.lbracket.whitespace_after
+
+
+def _line_break(indent: str) -> cst.ParenthesizedWhitespace:
+    """A new line, indented as the block and `indent` further."""
+    return cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(indent))
+
+
+def _width_before_value(item: Item) -> int:
+    """The columns an item takes before its value: `keyword=`, `*`, or none."""
+    return len(_code(item.with_changes(value=cst.Name("x"), comma=cst.MaybeSentinel.DEFAULT))) - len("x")
+
+
+_code = cst.Module([]).code_for_node
 
 
 def remove_dict_elements(node: cst.Dict, removed: set[int]) -> cst.Dict:

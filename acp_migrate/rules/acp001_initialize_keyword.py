@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from acp_migrate.rules.base import NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, Example, Rule
+from acp_migrate.rules.base import NO_FIELD_SITE, Example, Rule
 from acp_migrate.rules.shared import ADVERTISER_CLASS, ADVERTISES, CAPS, LEGACY_KEYS, LEGACY_TOKENS
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ class InitializeKeyword(Rule):
     triggers = LEGACY_TOKENS
     screen_words = LEGACY_KEYS
     # it sets the field: none of these sets it
-    screen_harmless = frozenset({NOT_HASATTR, NOT_IN, PARSED_DICT_KEY})
+    screen_harmless = NO_FIELD_SITE
     names_looked_up = frozenset({ADVERTISER_CLASS})  # the rewire asks whether it is imported
     examples = (
         Example(

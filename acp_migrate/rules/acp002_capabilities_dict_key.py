@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from acp_migrate.rules.base import NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, Example, Rule
+from acp_migrate.rules.base import NO_FIELD_SITE, Example, Rule
 from acp_migrate.rules.shared import (
     ADVERTISER_CLASS,
     ADVERTISES,
@@ -51,7 +51,7 @@ class CapabilitiesDictKey(Rule):
     triggers = LEGACY_TOKENS
     screen_words = LEGACY_KEYS
     # dicts given to a parsing method are old JSON, left alone
-    screen_harmless = frozenset({NOT_HASATTR, NOT_IN, PARSED_DICT_KEY})
+    screen_harmless = NO_FIELD_SITE
     names_looked_up = frozenset({ADVERTISER_CLASS})  # the rewire asks whether it is imported
     examples = (
         Example(

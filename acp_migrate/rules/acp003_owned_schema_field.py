@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from acp_migrate.rules.base import NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, Example, Report, Rule
+from acp_migrate.rules.base import NO_FIELD_SITE, Example, Report, Rule
 from acp_migrate.rules.shared import ADVERTISER_CLASS, LEGACY_KEYS, LEGACY_TOKENS
 
 if TYPE_CHECKING:
@@ -63,7 +63,7 @@ class OwnedSchemaField(Rule):
     triggers = LEGACY_TOKENS
     screen_words = LEGACY_KEYS
     # it reads a schema's definitions and factory keywords only
-    screen_harmless = frozenset({NOT_HASATTR, NOT_IN, PARSED_DICT_KEY})
+    screen_harmless = NO_FIELD_SITE
     names_looked_up = frozenset({ADVERTISER_CLASS})  # the rewire asks whether it is imported
     examples = (
         Example(

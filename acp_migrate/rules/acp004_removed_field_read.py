@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from acp_migrate.rules.base import NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, Example, Report, Rule
+from acp_migrate.rules.base import NO_FIELD_SITE, Example, Report, Rule
 from acp_migrate.rules.shared import CAPS, CAPS_DICT, LEGACY_KEYS, LEGACY_TOKENS
 
 if TYPE_CHECKING:
@@ -52,8 +52,9 @@ class RemovedFieldRead(Rule):
     fixable = False
     triggers = LEGACY_TOKENS
     screen_words = LEGACY_KEYS
-    # assertions of absence, and dicts given to a parsing method, read nothing
-    screen_harmless = frozenset({NOT_HASATTR, NOT_IN, PARSED_DICT_KEY})
+    # assertions of absence, and dicts given to a parsing method, read nothing; a definition's
+    # name and a method's own attribute are no capabilities' field
+    screen_harmless = NO_FIELD_SITE
     examples = (
         Example(
             before=(

@@ -35,7 +35,7 @@ Resolving it, by the reason `fix` gave:
 
 from __future__ import annotations
 
-from acp_migrate.rules.base import NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, Example, Rule
+from acp_migrate.rules.base import NO_FIELD_SITE, Example, Rule
 from acp_migrate.rules.shared import LEGACY_KEYS, LEGACY_TOKENS
 
 
@@ -49,7 +49,7 @@ class CommandsNotAdvertised(Rule):
     triggers = LEGACY_TOKENS
     screen_words = LEGACY_KEYS
     # reported only where ACP001-003 report
-    screen_harmless = frozenset({NOT_HASATTR, NOT_IN, PARSED_DICT_KEY})
+    screen_harmless = NO_FIELD_SITE
     examples = (
         Example(
             before=(

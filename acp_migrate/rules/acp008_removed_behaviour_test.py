@@ -59,7 +59,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from acp_migrate.rules.base import NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, Example, Report, Rule
+from acp_migrate.rules.base import NO_FIELD_SITE, Example, Report, Rule
 from acp_migrate.rules.shared import (
     ADVERTISER,
     LEFT,
@@ -88,8 +88,9 @@ class RemovedBehaviourTest(Rule):
     claims = True  # the tests it removes or rewrites (FileContext.claim)
     triggers = LEGACY_TOKENS + SPY_TOKENS  # a spy on the command getter names no field
     screen_words = LEGACY_KEYS | SPY_ASSERTIONS
-    # assertions of absence and old-JSON fixtures are no test of the removed field
-    screen_harmless = frozenset({NOT_HASATTR, NOT_IN, PARSED_DICT_KEY})
+    # assertions of absence and old-JSON fixtures are no test of the removed field, a test
+    # method's own attribute no spy's (`self.call_count`)
+    screen_harmless = NO_FIELD_SITE
     examples = (
         Example(
             path="tests/test_capabilities.py",
@@ -225,13 +226,17 @@ class RemovedBehaviourTest(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         """A test spying on the agent's command getter and asserting its calls: the
         advertiser calls it at each session setup, not once at initialize."""
+        import libcst as cst
+
         from acp_migrate.rules.shared.legacy_tests.files import is_test
         from acp_migrate.rules.shared.legacy_tests.spies import spied_getter
 
         test = self.context.function
         if test is None or self._tests() is None or not is_test(test, self.context.imports):
             return
-        getter = spied_getter(self.context, node, test)
+        index = next(i for i, scope in enumerate(self.context.scopes) if scope is test)
+        method = index > 0 and isinstance(self.context.scopes[index - 1], cst.ClassDef)
+        getter = spied_getter(self.context, node, test, method)
         if getter is not None:
             message = (
                 f"test `{test.name.value}` spies on `{getter}`, which gave initialize its commands, and asserts "

@@ -9,8 +9,12 @@ discriminator the helper set (`type="text"`, `session_update="agent_message_chun
 arguments become the keywords the helper passed on; the defaults a model does not have
 are written out (`PlanEntry`'s `priority="medium", status="pending"`);
 `start_read_tool_call` and `start_edit_tool_call` become the `ToolCallStart` they built
-(`kind`, `status`, a `ToolCallLocation` and `raw_input` from the path). Runs when the
-SDK target is 1.0 or newer and the code is written for an older release.
+(`kind`, `status`, a `ToolCallLocation` and `raw_input` from the path). A constructor
+that no longer fits the project's line length where it stands is broken one keyword a
+line with a trailing comma, as black and ruff break it: from the call on its line that it
+is passed to (`conn.session_update(session_id, ...)`), then itself, then a constructor
+inside it. Runs when the SDK target is 1.0 or newer and the code is written for an older
+release.
 
 A call through the module (`import acp`, then `acp.text_block(...)`) names the model
 through it too (`acp.schema.TextContentBlock(...)`); `import acp.helpers` becomes
@@ -116,9 +120,7 @@ class SdkHelpersRemoved(Rule):
                 "\n"
                 "\n"
                 "async def reply(conn, session_id, text):\n"
-                "    update = update_agent_message(\n"
-                "        text_block(text)\n"
-                "    )\n"
+                "    update = update_agent_message(text_block(text))\n"
                 "    await conn.session_update(session_id, update)\n"
             ),
             after=(
@@ -198,7 +200,7 @@ class SdkHelpersRemoved(Rule):
             self.context.report(Report(node, self.code, f"{self._message(node)}: {why}", False))
             return
         with self.context.fix(Report(node, self.code, self._message(node), True)):
-            self.context.replace(node, new)
+            self.context.replace(node, new, fit=True)
 
     def visit_Import(self, node: cst.Import) -> None:
         """`import acp.helpers` fails on 1.0; the calls through it name `acp.schema`'s models."""

@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 
 
 # What the screen (engine/analysis/screen.py) knows of where a word stands in CPython's
-# tree, for `Rule.screen_harmless`; `word` is a `str` constant equal to a screen word.
+# tree, for `Rule.screen_harmless`; `word` is a `str` constant equal to a screen word,
+# or an identifier where the context says so.
 # `not hasattr(x, "word")`: hasattr's 2nd of exactly two positional arguments, the operand of `not`.
 NOT_HASATTR = "not hasattr"
 # `"word" not in x`: the left of a comparison whose only operator is `not in`.
@@ -42,7 +43,15 @@ PARSED_DICT_KEY = "parsed dict key"
 PARSING_METHODS = frozenset({"model_validate", "model_validate_json"})
 # `x.pop("word", default)`: a client or proxy stripping the key from an old agent's answer.
 POPPED_KEY = "popped key"
-SCREEN_CONTEXTS = frozenset({NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, POPPED_KEY})
+# `def word(...)`, `class word`: the name a definition gives (an identifier, not a constant).
+DEFINED_NAME = "defined name"
+# `self.word` in a method: an attribute of its first parameter, a name that nothing in
+# the module binds or annotates but the methods' first parameters (so no value inference
+# can make it capabilities): a server's or a client's own attribute.
+OWN_ATTRIBUTE = "own attribute"
+SCREEN_CONTEXTS = frozenset({NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, POPPED_KEY, DEFINED_NAME, OWN_ATTRIBUTE})
+# Where the rules that set or read the removed field (ACP001-ACP005, ACP008) find no site of it.
+NO_FIELD_SITE = frozenset({NOT_HASATTR, NOT_IN, PARSED_DICT_KEY, DEFINED_NAME, OWN_ATTRIBUTE})
 
 
 class Rule(RuleBase):

@@ -178,8 +178,12 @@ class FileContext:
     def remove(self, node: cst.CSTNode) -> None:
         self._edits().removed.add(node)
 
-    def replace(self, node: cst.CSTNode, new: cst.CSTNode) -> None:
+    def replace(self, node: cst.CSTNode, new: cst.CSTNode, *, fit: bool = False) -> None:
+        """`fit`: `new`, a call, and the calls it adds are broken one argument a line
+        where they do not fit the project's line length as they land (`Edits.fitted`)."""
         self._edits().replaced[node] = new
+        if fit:
+            self._edits().fitted.add(node)
 
     def insert_after(self, statement: cst.BaseStatement, new: list[cst.BaseStatement]) -> None:
         self._edits().inserted_after.setdefault(statement, []).extend(new)

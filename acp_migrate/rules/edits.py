@@ -38,6 +38,9 @@ class Edits:
     inserted_after: dict[cst.CSTNode, list[cst.BaseStatement]] = field(default_factory=dict)
     inserted_before: dict[cst.CSTNode, list[cst.BaseStatement]] = field(default_factory=dict)
     comments: dict[cst.CSTNode, list[str]] = field(default_factory=dict)
+    # Replaced nodes whose replacement, a call, is broken one argument a line where it
+    # does not fit the project's line length as it lands (`EditApplier`).
+    fitted: set[cst.CSTNode] = field(default_factory=set)
     # `from <module> import <name>` to add to the import block, in its isort section
     # (above; None: the engine classifies the module).
     imports: list[tuple[str, str, int | None]] = field(default_factory=list)
@@ -63,6 +66,7 @@ class Edits:
         for part in parts:
             merged.removed |= part.removed
             merged.replaced.update(part.replaced)
+            merged.fitted |= part.fitted
             for node, statements in part.inserted_after.items():
                 merged.inserted_after.setdefault(node, []).extend(statements)
             for node, statements in part.inserted_before.items():

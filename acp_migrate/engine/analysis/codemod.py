@@ -10,8 +10,15 @@ import codecs
 import os
 import re
 
-from acp_migrate.engine.analysis.prefilter import last_answer, may_contain_legacy
-from acp_migrate.engine.analysis.screen import may_report
+from acp_migrate.engine.analysis.prefilter import first_trigger, may_contain_legacy
+from acp_migrate.engine.analysis.screen import (
+    MAX_SCREEN_BYTES,
+    MAX_SCREEN_COST,
+    first_site,
+    may_report,
+    parse_cost,
+    within_screen_limits,
+)
 from acp_migrate.engine.analysis.suppressions import ReportFilter
 from acp_migrate.findings import Finding, SourceAnalysis, SourceError
 from acp_migrate.settings import DEFAULT_SETTINGS, RuleSettings
@@ -19,6 +26,7 @@ from acp_migrate.settings import DEFAULT_SETTINGS, RuleSettings
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from acp_migrate.rules.context import ModuleSource
+    from acp_migrate.sdk import Target
     from acp_migrate.settings import ProjectFacts
 
 PYTHON_SUFFIXES = (".py", ".pyi")
@@ -94,62 +102,50 @@ _MAX_NESTING = 200
 _MAX_DEPTH = 300
 # LibCST needs about 600 bytes of memory and 18 us of time per byte of source: a 10 MB
 # file takes 3 minutes and 6 GB. The largest hand-written modules of Django, SymPy,
-# pandas or SciPy are under 0.5 MB; bigger files with legacy tokens are refused.
+# pandas or SciPy are under 0.5 MB; bigger files with legacy tokens are screened only
+# (screen.py), and refused when they hold a site.
 MAX_PARSE_BYTES = 2 * 1024 * 1024
-# Its memory follows the tokens, not the bytes: up to 3.5 kB a token (`f(a,a,...)`), a
-# line costing about three (`a;a;...` and `a\na\n...` need 1 GB for 200 kB, where a
-# real module needs 0.4 GB for 1 MB), and its native parser aborts the process when
-# memory runs out. Measured under a 1.5 GB address-space cap (a CI job's): 400,000
-# units of `parse_cost` peak at 1.4 GB; a real module is one unit per 3.3 bytes.
+# Its memory follows the tokens, not the bytes (screen.parse_cost): up to 3.5 kB a token
+# (`f(a,a,...)`), a line costing about three (`a;a;...` and `a\na\n...` need 1 GB for
+# 200 kB, where a real module needs 0.4 GB for 1 MB), and its native parser aborts the
+# process when memory runs out. Measured under a 1.5 GB address-space cap (a CI job's):
+# 400,000 units peak at 1.4 GB; a real module is one unit per 2.8 to 3.3 bytes.
 MAX_PARSE_COST = 300_000
-_PARSE_UNIT = re.compile(rb"\w+|[^\w \t\f\r\n]")  # a name, a number, or a character of punctuation
-
-
-@last_answer  # the screen's bounds, then the parse's, ask about the same file
-def parse_cost(source: bytes) -> int:
-    """About how many tokens LibCST makes of `source`, a line counting for three (its
-    newline token and the line's nodes): what bounds its memory. An upper bound for
-    comments and strings, whose words count as tokens."""
-    return _PARSE_UNIT.subn(b"", source)[1] + 3 * source.count(b"\n")
 
 
 def within_parse_limits(source: bytes) -> bool:
     return len(source) <= MAX_PARSE_BYTES and parse_cost(source) <= MAX_PARSE_COST
 
 
-# CPython's tree costs about 60 bytes of memory per byte of real code, but up to 0.9 kB
-# a unit of dense code (`a;a;...`: 1.2 million units took 1.06 GB): a file too large for
-# LibCST is still screened within these bounds, so that one holding no legacy site (a
-# generated module with a helper named like the field) is no error.
-MAX_SCREEN_BYTES = 4 * MAX_PARSE_BYTES
-MAX_SCREEN_COST = 800_000
-
-
-def within_screen_limits(source: bytes) -> bool:
-    return len(source) <= MAX_SCREEN_BYTES and parse_cost(source) <= MAX_SCREEN_COST
+def _too_large(source: bytes, sdk: Target | None) -> str:
+    """Why `source`, beyond LibCST's limits, is not analysed, and where it holds what a
+    rule could report on (the screen passed it; where the screen cannot say, a trigger)."""
+    if len(source) > MAX_PARSE_BYTES:
+        size = f"{len(source) / 2**20:.1f} MiB (the limit is {MAX_PARSE_BYTES // 2**20} MiB)"
+    else:
+        cost = f"about {parse_cost(source):,} tokens and lines"
+        size = f"{cost} (the limit is {MAX_PARSE_COST:,}, what the parser's memory allows)"
+    site = first_site(source, sdk)
+    if site is not None and site.line is not None:
+        where = f"line {site.line} holds `{site.word}` in its code"
+    else:
+        offset, token = first_trigger(source, sdk)
+        line = source.count(b"\n", 0, offset) + 1
+        where = f"line {line} holds `{token.decode()}`"
+        if not within_screen_limits(source):
+            limits = f"{MAX_SCREEN_BYTES // 2**20} MiB and {MAX_SCREEN_COST:,} tokens and lines"
+            where += f", and it is too large to screen as well (the limits are {limits})"
+    return f"too large to analyse: {size}; {where}: split the file, or exclude it (`extend-exclude`)"
 
 
 def parse_for_screening(source: bytes):
     """(CPython's fast tree of `source`, None), or (None, CPython's SyntaxError) when
     CPython cannot read it: a mistake, or syntax newer than this Python, which LibCST
     may read (it judges; `syntax_error` picks whose error to report). Raises
-    SourceError for input LibCST must not be given."""
+    SourceError for input LibCST must not be given (`source` is within its limits)."""
     import ast
     import warnings
 
-    if len(source) > MAX_PARSE_BYTES:
-        too_large = f"too large to analyse: {len(source) / 2**20:.1f} MiB (the limit is {MAX_PARSE_BYTES // 2**20} MiB)"
-    elif (cost := parse_cost(source)) > MAX_PARSE_COST:
-        too_large = (
-            f"too large to analyse: about {cost:,} tokens and lines (the limit is {MAX_PARSE_COST:,}, what the"
-            " parser's memory allows): split the file, or exclude it (`extend-exclude`)"
-        )
-    else:
-        too_large = None
-    if too_large is not None:
-        if within_screen_limits(source):  # screened: it names the field as code
-            too_large += "; it names the legacy field in its code: exclude it if that is no ACP code"
-        raise SourceError(too_large)
     try:
         with warnings.catch_warnings():  # `"\d"` and the like: not ours to report
             warnings.simplefilter("ignore")
@@ -488,9 +484,11 @@ def analyze_source(
             settings=settings,
             report_filter=report_filter,
         )
-    elif within_screen_limits(source) and not may_report(source, settings.sdk):
+    elif not may_report(source, settings.sdk):
         # The screen: no construct a rule reports on (a token only in prose, say).
         analysis = SourceAnalysis(encoding=encoding)
+    elif not within_parse_limits(source):
+        raise SourceError(_too_large(source, settings.sdk))
     else:
         analysis = _analyze_candidate(
             source,

@@ -28,8 +28,9 @@ def add_imports(
 ) -> cst.Module:
     """`module` with `from <module> import <name>` added for each of `imports`
     ((module, name, section): None classifies the module; `first_party(top-level name)`
-    says whether the project has it), joining a `from <module> import` the block has
-    where it then fits `line_length` (None: only a parenthesized one)."""
+    says whether the project has it), joining a `from <module> import` the block has:
+    parenthesized one name a line where it then no longer fits `line_length` (None:
+    only a parenthesized one)."""
     for name_module, name, section in imports:
         module = _add_one(module, name_module, name, section, first_party, line_length)
     return module
@@ -139,11 +140,24 @@ def _merged(module: cst.Module, from_module: str, name: str, line_length: int | 
             names.append(cst.ImportAlias(cst.Name(name), comma=imported.names[-1].comma))
         joined = statement.with_changes(body=[imported.with_changes(names=names)])
         if imported.lpar is None:
-            line = module.code_for_node(joined.with_changes(leading_lines=[])).rstrip("\r\n")
-            if line_length is None or len(line) > line_length:
+            if line_length is None:
                 continue
+            line = module.code_for_node(joined.with_changes(leading_lines=[])).rstrip("\r\n")
+            if len(line) > line_length:  # one name a line in parentheses, as isort wraps it
+                joined = statement.with_changes(body=[_parenthesized(imported, names, module.default_indent)])
         body[index] = joined
         return module.with_changes(body=body)
+
+
+def _parenthesized(imported: cst.ImportFrom, names: list[cst.ImportAlias], indent: str) -> cst.ImportFrom:
+    line = cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(indent))
+    last = cst.Comma(whitespace_after=cst.ParenthesizedWhitespace(indent=True))
+    laid = [*(name.with_changes(comma=cst.Comma(whitespace_after=line)) for name in names[:-1])]
+    return imported.with_changes(
+        names=[*laid, names[-1].with_changes(comma=last)],
+        lpar=cst.LeftParen(whitespace_after=line),
+        rpar=cst.RightParen(),
+    )
     return None
 
 

@@ -84,3 +84,10 @@ def may_contain_legacy(source: bytes, sdk=EVERY_RULE) -> bool:
     # One `in` per scan: bytes search skips ahead like grep, several times faster than
     # a regex alternation, which tries every token at every byte.
     return any(shared in source and any(token in source for token in members) for shared, members in groups)
+
+
+def first_trigger(source: bytes, sdk=EVERY_RULE) -> tuple[int, bytes]:
+    """The offset and the token of the first trigger in `source` (which holds one) of a
+    rule a run with the SDK target `sdk` runs."""
+    groups = GROUPS if sdk is EVERY_RULE else _groups_in_play(sdk)
+    return min((offset, token) for _, members in groups for token in members if (offset := source.find(token)) != -1)

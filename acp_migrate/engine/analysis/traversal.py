@@ -5,8 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 
 import libcst as cst
+from libcst.metadata.position_provider import NEWLINE_RE
 
 from acp_migrate.cst import layout
+from acp_migrate.cst.positions import positions_of
+from acp_migrate.cst.walk import walk
 from acp_migrate.rules.base import Rule
 from acp_migrate.rules.context import FileContext
 from acp_migrate.rules.edits import Edits
@@ -123,8 +126,10 @@ class EditApplier(cst.CSTTransformer):
         # A call that lost arguments joins one line again where it now fits, as the
         # formatter would have written it (`line_length`: the project's; None: never).
         self.line_length = line_length
-        self.indent_width = len(indent.expandtabs(4))
+        self.indent, self.indent_width = indent, len(indent.expandtabs(4))
         self.shrunk: list[cst.Call] = []
+        # Per statement, the replacements to lay out to the line length (`Edits.fitted`).
+        self.fitting: dict[cst.CSTNode, list[tuple[cst.Call, cst.Call]]] = {}
         # With the parent of every node, only the paths down to edited nodes are
         # rebuilt; the rest of the tree is shared as it is.
         self.dirty: set[cst.CSTNode] | None = None
@@ -157,7 +162,12 @@ class EditApplier(cst.CSTTransformer):
                 below = _descendants(original_node)
                 inner = [(old, new) for old, new in edits.replaced.items() if old in below]
                 if inner:
-                    return replacement.visit(_Reused(inner))
+                    replacement = replacement.visit(_Reused(inner))
+            if original_node in edits.fitted and self.parents is not None and self.line_length is not None:
+                statement = self.parents[original_node]
+                while not isinstance(statement, cst.BaseStatement):
+                    statement = self.parents[statement]
+                self.fitting.setdefault(statement, []).append((original_node, replacement))
             return replacement
         comments = edits.comments.get(original_node)
         if comments:
@@ -167,6 +177,8 @@ class EditApplier(cst.CSTTransformer):
                     *(cst.EmptyLine(comment=cst.Comment(text)) for text in comments),
                 ]
             )
+        if original_node in self.fitting:
+            updated_node = self._fitted(original_node, updated_node)
         if isinstance(original_node, cst.Call):
             removed = self._removed_indices(original_node.args)
             if not removed:
@@ -198,11 +210,7 @@ class EditApplier(cst.CSTTransformer):
         shrunk, self.shrunk = self.shrunk, []
         if self.parents is None:
             return updated
-        depth = 0
-        node = self.parents.get(original)
-        while node is not None:
-            depth += isinstance(node, cst.IndentedBlock)
-            node = self.parents.get(node)
+        depth = self._depth(original)
         for call in shrunk:
             flat = layout.joined_call(call)
             if flat is None:
@@ -212,6 +220,45 @@ class EditApplier(cst.CSTTransformer):
             if "\n" not in code and depth * self.indent_width + len(code) <= self.line_length:
                 updated = candidate
         return updated
+
+    def _fitted(self, original: cst.BaseStatement, updated: cst.BaseStatement) -> cst.BaseStatement:
+        """`updated` with the calls replacing its nodes broken to the line length where
+        they do not fit as they land (`layout.broken_to_fit`), each from the outermost
+        bracket holding it on its line, as black breaks the line's last bracket first."""
+        breakable: dict[layout.Bracketed, set[cst.CSTNode]] = {}  # outermost -> what breaks
+        for replaced, call in self.fitting.pop(original):
+            top, nodes = _breakable(updated, replaced, call)
+            breakable.setdefault(top, set()).update(nodes)
+        alone = cst.Module([updated])  # the block's indentation left out of its lines
+        spans = positions_of(alone, list(breakable))
+        lines = NEWLINE_RE.split(alone.code)
+        block = self._depth(original) * self.indent_width
+        fitted: list[tuple[cst.CSTNode, cst.CSTNode]] = []
+        for top, nodes in breakable.items():
+            if top not in spans:  # an outer edit took it apart (`sessionUpdate(Notification(...))` -> keywords)
+                continue
+            first, last = lines[spans[top].start.line - 1], lines[spans[top].end.line - 1]
+            broken = layout.broken_to_fit(
+                top,
+                first[: len(first) - len(first.lstrip())],
+                block + len(first[: spans[top].start.column].expandtabs(4)),
+                len(last) - spans[top].end.column,
+                block=block,
+                unit=self.indent,
+                line_length=self.line_length,
+                breakable=nodes,
+            )
+            fitted.append((top, broken))
+        return updated.visit(_Reused(fitted))
+
+    def _depth(self, statement: cst.BaseStatement) -> int:
+        """How many blocks `statement` (of the original tree) is in."""
+        depth = 0
+        node = self.parents.get(statement)
+        while node is not None:
+            depth += isinstance(node, cst.IndentedBlock)
+            node = self.parents.get(node)
+        return depth
 
     def _edit_body(self, original_node, updated_node):
         removed = self._removed_indices(original_node.body)
@@ -244,3 +291,59 @@ class EditApplier(cst.CSTTransformer):
         if not body and isinstance(updated_node, cst.IndentedBlock):
             body = [cst.SimpleStatementLine([cst.Pass()])]
         return updated_node.with_changes(body=body)
+
+
+def _breakable(
+    statement: cst.BaseStatement, replaced: cst.Call, call: cst.Call
+) -> tuple[layout.Bracketed, set[cst.CSTNode]]:
+    """Where `call`, replacing `replaced` in `statement`, is broken from: the outermost
+    call or list on its line that holds it item in item (the user's call it is passed
+    to), else itself; and what may break: those, the calls `call` adds (their function
+    none of those `replaced` calls: a call of the user's keeps its layout) and the lists
+    holding them."""
+    code = cst.Module([]).code_for_node
+    called = {code(node.func) for node in _nodes_in(replaced, cst.Call)}
+    breakable: set[cst.CSTNode] = {node for node in _nodes_in(call, cst.Call) if code(node.func) not in called}
+    breakable.update(
+        node for node in _nodes_in(call, cst.List) if any(item.value in breakable for item in node.elements)
+    )
+    top: layout.Bracketed = call
+    if "\n" in code(call):
+        return top, breakable
+    ancestors: list[cst.CSTNode] = []
+
+    class Path(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.stack: list[cst.CSTNode] = []
+
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if node is call:
+                ancestors.extend(self.stack)
+            self.stack.append(node)
+            return not ancestors
+
+        def on_leave(self, node: cst.CSTNode) -> None:
+            self.stack.pop()
+
+    walk(statement, Path())
+    while len(ancestors) >= 2:
+        item, holder = ancestors.pop(), ancestors.pop()
+        held = isinstance(item, (cst.Arg, cst.BaseElement)) and item.value is top
+        if not (held and isinstance(holder, (cst.Call, cst.List))) or "\n" in code(holder):
+            break
+        top = holder
+        breakable.add(top)
+    return top, breakable
+
+
+def _nodes_in(node: cst.CSTNode, kind: type[cst.CSTNode]) -> list[cst.CSTNode]:
+    found: list[cst.CSTNode] = []
+
+    class Nodes(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if isinstance(node, kind):
+                found.append(node)
+            return True
+
+    walk(node, Nodes())
+    return found

@@ -3,12 +3,14 @@ file of the project (an agent's setup handlers inherited from a base class).
 
 Resolution is by file name only, as a reader of the project would do it: a relative
 import from the importer's package; an absolute one from the importer's folder or
-one of its ancestors (`src/` layouts and packages alike). Installed packages are
-not looked at: an SDK's classes are not the project's to rewrite.
+one of its ancestors that is no package's folder (`src/` layouts and packages alike: a
+package's subpackage `acp/` is `pkg.acp`, never the SDK's `acp`). Installed packages
+are not looked at: an SDK's classes are not the project's to rewrite.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING
 
@@ -19,8 +21,9 @@ if TYPE_CHECKING:
 MAX_ANCESTORS = 8
 
 
-def candidate_paths(module: str, importer: PurePath) -> list[PurePath]:
-    """The files that may hold `module` when `importer` imports it, in search order."""
+def candidate_paths(module: str, importer: PurePath, is_package: Callable[[PurePath], bool]) -> list[PurePath]:
+    """The files that may hold `module` when `importer` imports it, in search order
+    (`is_package(folder)`: the folder holds an `__init__.py`)."""
     dots = len(module) - len(module.lstrip("."))
     parts = [part for part in module.lstrip(".").split(".") if part]
     if dots:
@@ -29,7 +32,8 @@ def candidate_paths(module: str, importer: PurePath) -> list[PurePath]:
             base = base.parent
         folders = [base]
     else:
-        folders = [importer.parent, *importer.parent.parents][:MAX_ANCESTORS]
+        above = [folder for folder in importer.parent.parents[: MAX_ANCESTORS - 1] if not is_package(folder)]
+        folders = [importer.parent, *above]
     found: list[PurePath] = []
     for folder in folders:
         if not parts:
@@ -48,7 +52,8 @@ def file_system_modules(importer: str) -> ModuleSource:
         from acp_migrate.engine.analysis import MAX_PARSE_BYTES, within_parse_limits
         from acp_migrate.engine.execution.files import FileAccessError, read_source
 
-        for candidate in candidate_paths(module, Path(importing or importer).absolute()):
+        path = Path(importing or importer).absolute()
+        for candidate in candidate_paths(module, path, lambda folder: (folder / "__init__.py").is_file()):
             try:
                 # The guarded reader: a FIFO, a device or a huge file is not the module.
                 found = read_source(str(candidate), limit=MAX_PARSE_BYTES)
@@ -64,9 +69,10 @@ def file_system_modules(importer: str) -> ModuleSource:
 def in_memory_modules(files: dict[str, bytes], importer: str) -> ModuleSource:
     """The same search over `files` (relative POSIX path -> bytes), for tests and callers
     that hold a project in memory."""
+    packages = {PurePath(name).parent for name in files if PurePath(name).name == "__init__.py"}
 
     def source(module: str, importing: str | None) -> tuple[str, bytes] | None:
-        for candidate in candidate_paths(module, PurePath(importing or importer)):
+        for candidate in candidate_paths(module, PurePath(importing or importer), packages.__contains__):
             key = candidate.as_posix()
             if key in files:
                 return key, files[key]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from acp_migrate.cst.layout import one_a_line
 from acp_migrate.settings import ProjectStyle
 
 
@@ -75,15 +76,10 @@ def _multiline_string(node: cst.CSTNode) -> bool:
 
 def laid_out_call(call: cst.Call, func: cst.BaseExpression, args: list[cst.Arg]) -> cst.Call:
     """`func(*args)` laid out as `call` was: on one line, or one argument a line."""
-    bare = [arg.with_changes(whitespace_after_arg=cst.SimpleWhitespace("")) for arg in args]
     if not isinstance(call.whitespace_before_args, cst.ParenthesizedWhitespace):
+        bare = [arg.with_changes(whitespace_after_arg=cst.SimpleWhitespace("")) for arg in args]
         between = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
         return call.with_changes(func=func, args=[*(a.with_changes(comma=between) for a in bare[:-1]), bare[-1]])
     last = call.args[-1]
     closing = last.comma.whitespace_after if isinstance(last.comma, cst.Comma) else last.whitespace_after_arg
-    between = cst.Comma(whitespace_after=call.whitespace_before_args)
-    laid = [
-        *(a.with_changes(comma=between) for a in bare[:-1]),
-        bare[-1].with_changes(comma=cst.Comma(whitespace_after=closing)),
-    ]
-    return call.with_changes(func=func, args=laid)
+    return one_a_line(call.with_changes(func=func), args, call.whitespace_before_args, closing)

@@ -15,8 +15,13 @@ from acp import (
     run_agent,
 )
 from acp.interfaces import Client
-from acp.schema import AgentCapabilities, McpCapabilities, PromptCapabilities
-from acp.schema import AgentMessageChunk, TextContentBlock
+from acp.schema import (
+    AgentCapabilities,
+    AgentMessageChunk,
+    McpCapabilities,
+    PromptCapabilities,
+    TextContentBlock,
+)
 
 
 class ExampleAgent(Agent):

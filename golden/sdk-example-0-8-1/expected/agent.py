@@ -41,7 +41,10 @@ class ExampleAgent(Agent):
         self._conn = conn
 
     async def _send_agent_message(self, session_id: str, content: Any) -> None:
-        update = content if isinstance(content, AgentMessageChunk) else AgentMessageChunk(session_update="agent_message_chunk", content=content)
+        update = content if isinstance(content, AgentMessageChunk) else AgentMessageChunk(
+            session_update="agent_message_chunk",
+            content=content,
+        )
         await self._conn.session_update(session_id, update)
 
     async def initialize(
@@ -98,7 +101,10 @@ class ExampleAgent(Agent):
         if session_id not in self._sessions:
             self._sessions.add(session_id)
 
-        await self._send_agent_message(session_id, TextContentBlock(type="text", text="Client sent:"))
+        await self._send_agent_message(
+            session_id,
+            TextContentBlock(type="text", text="Client sent:"),
+        )
         for block in prompt:
             await self._send_agent_message(session_id, block)
         return PromptResponse(stop_reason="end_turn")

@@ -65,7 +65,10 @@ class EchoAgent(Agent):
     ) -> PromptResponse:
         for block in prompt:
             text = block.get("text", "") if isinstance(block, dict) else getattr(block, "text", "")
-            chunk = AgentMessageChunk(session_update="agent_message_chunk", content=TextContentBlock(type="text", text=text))
+            chunk = AgentMessageChunk(
+                session_update="agent_message_chunk",
+                content=TextContentBlock(type="text", text=text),
+            )
             chunk.field_meta = {"echo": True}
             chunk.content.field_meta = {"echo": True}
 

@@ -18,14 +18,14 @@ from acp_migrate.rules.shared.syntax import string_key, string_value
 SPY_CALLS = frozenset({"object", "spy"})  # `patch.object(...)`, `mocker.spy(...)`
 
 
-def spied_getter(context: FileContext, call: cst.Call, test: cst.FunctionDef) -> str | None:
+def spied_getter(context: FileContext, call: cst.Call, test: cst.FunctionDef, method: bool) -> str | None:
     """The name of the method `call` spies on when it gives its class's `initialize` the
-    legacy list and `test` asserts its calls; else None."""
+    legacy list and `test` (`method`: a test class's) asserts its calls; else None."""
     func = call.func
     if not (isinstance(func, cst.Attribute) and func.attr.value in SPY_CALLS and len(call.args) >= 2):
         return None
     target, name = call.args[0].value, string_value(call.args[1].value)
-    if name is None or not _asserts_calls(test):
+    if name is None or not _asserts_calls(test, method):
         return None
     found = class_of(context, target, Module.of(context))
     if found is None:
@@ -37,13 +37,17 @@ def spied_getter(context: FileContext, call: cst.Call, test: cst.FunctionDef) ->
     return None
 
 
-def _asserts_calls(test: cst.FunctionDef) -> bool:
+def _asserts_calls(test: cst.FunctionDef, method: bool) -> bool:
+    # A test method's own attribute (`self.call_count`) is no spy's (the screen's OWN_ATTRIBUTE).
+    positional = [*test.params.posonly_params, *test.params.params]
+    own = positional[0].name.value if method and positional else None
     found = False
 
     class Assertions(cst.CSTVisitor):
         def visit_Attribute(self, node: cst.Attribute) -> None:
             nonlocal found
-            found = found or node.attr.value in SPY_ASSERTIONS
+            mine = isinstance(node.value, cst.Name) and node.value.value == own
+            found = found or (node.attr.value in SPY_ASSERTIONS and not mine)
 
     walk(test, Assertions())
     return found
