@@ -13,7 +13,7 @@ import subprocess
 import pytest
 from support.sdk_venv import sdk_env, sdk_python
 
-from acp_migrate.rules.shared.sdk_signatures import SIGNATURES, UNCHANGED, parameters
+from acp_migrate.rules.shared.sdk_signatures import DEFAULTS_NONE, SIGNATURES, UNCHANGED, parameters
 from acp_migrate.sdk import RELEASES, at_least
 
 pytestmark = pytest.mark.slow  # a virtualenv per release
@@ -33,8 +33,9 @@ for name in sys.argv[1].split(","):
         function = getattr(getattr(acp, name), method, None)
         if function is not None:
             kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-            taken = [p.name for p in inspect.signature(function).parameters.values() if p.kind in kinds]
-            found.setdefault(method, {})[name] = taken[1:]
+            taken = [p for p in inspect.signature(function).parameters.values() if p.kind in kinds]
+            # a parameter defaulting to None is marked `=None`
+            found.setdefault(method, {})[name] = [p.name + "=None" * (p.default is None) for p in taken[1:]]
 print(json.dumps(found))
 """
 KEYWORD_ERA = [version for version in RELEASES if at_least(version, "0.7.0")]
@@ -53,9 +54,12 @@ def test_the_table_holds_each_releases_own_signatures(version: str) -> None:
     found = json.loads(done.stdout)
     for method in methods:
         expected = parameters(method, version)
-        on_classes = found.get(method, {})
+        on_classes = {name: [p.removesuffix("=None") for p in taken] for name, taken in found.get(method, {}).items()}
         if expected is None:
             assert on_classes == {}, (method, on_classes)
         else:
             # Every class defining it takes the table's parameters, and some class does.
             assert on_classes and set(map(tuple, on_classes.values())) == {expected}, (method, on_classes)
+        if "Client" in on_classes:  # a client's handler: which of its parameters default to None
+            defaulted = {p.removesuffix("=None") for p in found[method]["Client"] if p.endswith("=None")}
+            assert defaulted == DEFAULTS_NONE.get(method, set()), (method, defaulted)

@@ -1,21 +1,25 @@
-"""ACP221 sdk-handlers: an agent handler of SDK 0.6 taking one request model
-(`newSession(self, params)`, `params.sessionId`); from 0.7.0 the SDK calls
-`new_session(cwd=..., mcp_servers=...)` with keyword arguments.
+"""ACP221 sdk-handlers: a handler of SDK 0.6 taking one request model, an agent's
+(`newSession(self, params)`, `params.sessionId`) or a client's (`requestPermission(self,
+params)`, `sessionUpdate`, `readTextFile`, the terminal handlers); from 0.7.0 the SDK
+calls `new_session(cwd=..., mcp_servers=...)`, `request_permission(session_id=...,
+tool_call=..., options=...)` with keyword arguments.
 
-On a class that subclasses `acp.Agent` the break is silent: the class inherits the
-protocol's stub `new_session`, which the router calls instead of `newSession`, so
-`session/new` answers `null` and the client has no session (also `loadSession`,
-`setSessionMode`, `setSessionModel`); a handler whose parameter is not named `params`
-answers -32603 instead. Elsewhere the SDK still finds the camelCase name up to 1.0,
-with a deprecation warning.
+On a class that subclasses `acp.Agent` or `acp.Client` the break is silent: the class
+inherits the protocol's stub `new_session` (`session_update`, `request_permission`, ...),
+which the router calls instead of `newSession`, so `session/new` answers `null` and the
+client has no session (also `loadSession`, `setSessionMode`, `setSessionModel`), and a
+client's permission answer is `null` and its session updates are dropped; a handler whose
+parameter is not named `params` answers -32603 instead. Elsewhere the SDK still finds the
+camelCase name up to 1.0, with a deprecation warning.
 
 `fix` renames the handler (`newSession` -> `new_session`, `extMethod` -> `ext_method`),
 gives it the target's keyword signature (every field arrives by keyword: the
 parameters without a default and those the handler reads are named, in the target's
 order, the rest land in `**kwargs`: `new_session(self, cwd, **kwargs)`), and reads
-each field by its parameter: `params.sessionId` -> `session_id`. `initialize`, `prompt`, `authenticate` and `cancel` kept their names;
-they move when their parameter is a request model (annotated so, or only ever read
-as `params.<field>`).
+each field by its parameter: `params.sessionId` -> `session_id` (a line only restating
+a field, `update = params.update`, goes). `initialize`, `prompt`, `authenticate` and
+`cancel` kept their names; they move when their parameter is a request model (annotated
+so, or only ever read as `params.<field>`).
 
 Reported for a person, the handler left as it is: a request model that escapes its
 handler (passed on, stored, returned, `params.model_dump()`, `params.field_meta`: a
@@ -29,14 +33,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from acp_migrate.rules.base import Example, Report, Rule
-from acp_migrate.rules.shared.sdk_handlers import EXTENSIONS, HANDLERS, SAME_NAME
+from acp_migrate.rules.shared.sdk_handlers import CLIENT_HANDLERS, EXTENSIONS, HANDLERS, SAME_NAME
 
 if TYPE_CHECKING:
     import libcst as cst
 
-# Handlers only 0.6 spells so: a file holding none has no old agent.
-CAMEL_HANDLERS = frozenset(old for old in (*HANDLERS, *EXTENSIONS) if old not in SAME_NAME)
-AGENT_BASES = frozenset({"acp.Agent", "acp.interfaces.Agent"})
+# Handlers only 0.6 spells so: a file holding none has no old agent or client.
+CAMEL_HANDLERS = frozenset(old for old in (*HANDLERS, *CLIENT_HANDLERS, *EXTENSIONS) if old not in SAME_NAME)
+# The SDK's protocol a class subclasses -> the handlers it declares (0.6 name -> 0.7 name).
+PROTOCOLS = {
+    "Agent": {old: new for old, (new, _) in HANDLERS.items()},
+    "Client": CLIENT_HANDLERS,
+}
+BASES = {f"{module}.{side}": side for module in ("acp", "acp.interfaces", "acp.core") for side in PROTOCOLS}
 
 
 class RequestObjectHandler(Rule):
@@ -75,6 +84,26 @@ class RequestObjectHandler(Rule):
         ),
         Example(
             before=(
+                "from acp import Client, SessionNotification\n"
+                "\n"
+                "\n"
+                "class ShowingClient(Client):\n"
+                "    async def sessionUpdate(self, params: SessionNotification) -> None:\n"
+                "        update = params.update\n"
+                "        print(update.content.text)\n"
+            ),
+            after=(
+                "from acp import Client\n"
+                "\n"
+                "\n"
+                "class ShowingClient(Client):\n"
+                "    async def session_update(self, session_id, update, **kwargs) -> None:\n"
+                "        print(update.content.text)\n"
+            ),
+            target_sdk="1.0.0",
+        ),
+        Example(
+            before=(
                 "from acp import Agent\n"
                 "\n"
                 "\n"
@@ -97,46 +126,50 @@ class RequestObjectHandler(Rule):
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         import libcst as cst
 
-        agent_base = any(self.context.resolve(base.value) in AGENT_BASES for base in node.bases)
+        side = next((BASES[q] for base in node.bases if (q := self.context.resolve(base.value)) in BASES), None)
         methods = (
             [s for s in node.body.body if isinstance(s, cst.FunctionDef)]
             if isinstance(node.body, cst.IndentedBlock)
             else []
         )
-        if not agent_base and not any(m.name.value in CAMEL_HANDLERS for m in methods):
+        if side is None and not any(m.name.value in CAMEL_HANDLERS for m in methods):
             return
+        # A class of neither protocol is judged by its handlers' names, of either side.
+        handlers = PROTOCOLS[side] if side else {**PROTOCOLS["Agent"], **PROTOCOLS["Client"]}
         for method in methods:
             old = method.name.value
             if old in EXTENSIONS:
-                self._rename(method, EXTENSIONS[old], agent_base)
-            elif old in HANDLERS:
-                self._handler(method, agent_base)
+                self._rename(method, EXTENSIONS[old], side)
+            elif old in handlers:
+                self._handler(method, handlers[old], side)
 
-    def _rename(self, method: cst.FunctionDef, new: str, agent_base: bool) -> None:
+    def _rename(self, method: cst.FunctionDef, new: str, side: str | None) -> None:
         import libcst as cst
 
-        report = Report(method, self.code, self._message(method, new, agent_base), fixable=True)
+        report = Report(method, self.code, self._message(method, new, side), fixable=True)
         with self.context.fix(report):
             self.context.replace(method.name, cst.Name(new))
 
-    def _handler(self, method: cst.FunctionDef, agent_base: bool) -> None:
+    def _handler(self, method: cst.FunctionDef, new: str, side: str | None) -> None:
         import libcst as cst
 
         from acp_migrate.rules.shared.sdk_handlers import signature, snake
 
         old = method.name.value
-        new, fields = HANDLERS[old]
         parameter = _single_parameter(method)
         if parameter is None:
             return  # not one request model: the keyword form already, or not a handler
         reads, escapes = _uses(method, parameter.name.value)
         read_fields = {attr for attr, _ in reads}
-        keyword_form = bool(escapes) or not read_fields or not read_fields <= set(fields)
-        if old in SAME_NAME and not self._is_request_model(parameter) and keyword_form:
+        if (
+            old in SAME_NAME
+            and not self._is_request_model(parameter)
+            and (escapes or not read_fields or not read_fields <= set(HANDLERS[old][1]))
+        ):
             return  # `cancel(self, session_id)`: the keyword form already
         target = self.context.settings.sdk.version if self.context.settings.sdk else None
         parameters = signature(new, target) if target else None
-        message = self._message(method, new, agent_base)
+        message = self._message(method, new, side)
         if parameters is None:
             self._left(method, f"{message}; SDK {target} has no `{new}`: decide what replaces it")
             return
@@ -154,7 +187,8 @@ class RequestObjectHandler(Rule):
                 method, f"{message}; SDK {target} passes no {', '.join(unknown)} by name: decide where it comes from"
             )
             return
-        clashes = sorted(set(names) & _bare_names(method, parameter.name.value))
+        restated = _restatements(method, parameter.name.value)
+        clashes = sorted(set(names) & _bare_names(method, parameter.name.value) - restated.keys())
         if clashes:
             self._left(method, f"{message}; the handler already has a local {', '.join(clashes)}: rename it first")
             return
@@ -168,8 +202,12 @@ class RequestObjectHandler(Rule):
         with self.context.fix(report):
             self.context.replace(method.name, cst.Name(new))
             self.context.replace(method.params, new_params)
+            for line in restated.values():
+                self.context.remove(line)
+            gone = {line.body[0].value for line in restated.values()}
             for attr, node in reads:
-                self.context.replace(node, cst.Name(snake(attr)))
+                if node not in gone:
+                    self.context.replace(node, cst.Name(snake(attr)))
 
     def _is_request_model(self, parameter: cst.Param) -> bool:
         if parameter.annotation is None:
@@ -177,11 +215,11 @@ class RequestObjectHandler(Rule):
         qualified = self.context.resolve(parameter.annotation.annotation) or ""
         return qualified.startswith("acp.") and qualified.endswith(("Request", "Notification"))
 
-    def _message(self, method: cst.FunctionDef, new: str, agent_base: bool) -> str:
+    def _message(self, method: cst.FunctionDef, new: str, side: str | None) -> str:
         old = method.name.value
         shown = f"`{old}({', '.join(p.name.value for p in method.params.params)})`"
-        if agent_base and old != new and old not in EXTENSIONS:
-            return f"{shown}: from SDK 0.7 the router calls the inherited `acp.Agent.{new}` stub instead, silently"
+        if side and old != new and old not in EXTENSIONS:
+            return f"{shown}: from SDK 0.7 the router calls the inherited `acp.{side}.{new}` stub instead, silently"
         return f"{shown}: from SDK 0.7 handlers are `{new}` taking keyword arguments"
 
     def _left(self, method: cst.FunctionDef, message: str) -> None:
@@ -225,6 +263,61 @@ def _uses(method: cst.FunctionDef, name: str) -> tuple[list[tuple[str, cst.Attri
 
     walk(method.body, Uses())
     return reads, escapes
+
+
+def _restatements(method: cst.FunctionDef, parameter: str) -> dict[str, cst.SimpleStatementLine]:
+    """The lines of the body only restating a field under its 0.7 name (`update =
+    params.update`), by that name, which nothing else in the method binds: the
+    parameter holds it now."""
+    import ast
+
+    import libcst as cst
+
+    from acp_migrate.rules.shared.sdk_handlers import snake
+
+    found = {}
+    for line in method.body.body if isinstance(method.body, cst.IndentedBlock) else ():
+        small = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
+        if not isinstance(small, cst.Assign) or len(small.targets) != 1:
+            continue
+        target, value = small.targets[0].target, small.value
+        if (
+            isinstance(target, cst.Name)
+            and isinstance(value, cst.Attribute)
+            and isinstance(value.value, cst.Name)
+            and value.value.value == parameter
+            and snake(value.attr.value) == target.value
+            and target.value not in found
+        ):
+            found[target.value] = line
+    if not found:
+        return found
+    bound: dict[str, int] = {}
+    for node in ast.walk(ast.parse(cst.Module([]).code_for_node(method.with_changes(decorators=[])))):
+        for name in _binds(node):
+            bound[name] = bound.get(name, 0) + 1
+    return {name: line for name, line in found.items() if bound.get(name) == 1}
+
+
+def _binds(node) -> tuple[str, ...]:
+    """The names a CPython tree node binds."""
+    import ast
+
+    if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+        return (node.id,)
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return (node.name,)
+    if isinstance(node, ast.alias):
+        return ((node.asname or node.name).partition(".")[0],)
+    if isinstance(node, ast.arg):
+        return (node.arg,)
+    if isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
+        return (node.name,)
+    if isinstance(node, ast.MatchMapping) and node.rest:
+        return (node.rest,)
+    if isinstance(node, (ast.Global, ast.Nonlocal)):
+        return tuple(node.names)
+    return ()
 
 
 def _bare_names(method: cst.FunctionDef, parameter: str) -> set[str]:

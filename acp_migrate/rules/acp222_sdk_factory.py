@@ -19,10 +19,19 @@ storing the connection move to `on_connect(self, conn)` after it. A connection
 annotated `AgentSideConnection` is annotated `Client` (`acp.interfaces`, what 0.7+
 hands `on_connect`): from 0.12 `from acp import AgentSideConnection` warns at import.
 
+The client's side is the same move: `ClientSideConnection(lambda _agent: client, writer,
+reader)` (deprecated from 0.7) becomes `connect_to_agent(client, writer, reader)`, the
+client object itself; a factory forwarding the connection to this module's class
+(`lambda conn: ExampleClient(conn)`) becomes `connect_to_agent(ExampleClient(), writer,
+reader)` and its `__init__` moves to `on_connect` as above (a connection annotated
+`ClientSideConnection` annotated `Agent`). The connection returned is kept as before (a
+client calls the agent through it); a `ClientSideConnection` still named (an annotation)
+is imported from `acp.core`, whose import does not warn as `acp`'s does from 0.7.
+
 Reported for a person, the code left as it is: a factory that does more than forward
 (it builds other objects, passes other arguments, is a function), an `__init__` that
-uses the connection beyond storing it, a class defined elsewhere, a connection kept for
-later use, a factory outside an `async` function.
+uses the connection beyond storing it, a class defined elsewhere, an agent's connection
+kept for later use, an agent's factory outside an `async` function.
 """
 
 from __future__ import annotations
@@ -37,6 +46,9 @@ if TYPE_CHECKING:
 CONNECTIONS = frozenset(
     {"acp.AgentSideConnection", "acp.agent.connection.AgentSideConnection", "acp.core.AgentSideConnection"}
 )
+CLIENT_CONNECTIONS = frozenset(
+    {"acp.ClientSideConnection", "acp.client.connection.ClientSideConnection", "acp.core.ClientSideConnection"}
+)
 STREAMS = frozenset({"acp.stdio_streams", "acp.stdio.stdio_streams"})
 FOREVER = "await asyncio.Event().wait()"
 
@@ -48,11 +60,11 @@ class CannotMove(Exception):
 class ConnectionFactory(Rule):
     code = "ACP222"
     name = "sdk-factory"
-    summary = "SDK 0.7 has `run_agent`."
+    summary = "SDK 0.7 has `run_agent` and `connect_to_agent`."
     fixable = True
     sdk_release = "0.7.0"
-    triggers = (b"AgentSideConnection",)
-    screen_words = frozenset({"AgentSideConnection"})
+    triggers = (b"AgentSideConnection", b"ClientSideConnection")
+    screen_words = frozenset({"AgentSideConnection", "ClientSideConnection"})
     examples = (
         Example(
             before=(
@@ -87,6 +99,23 @@ class ConnectionFactory(Rule):
         ),
         Example(
             before=(
+                "from acp import ClientSideConnection\n"
+                "\n"
+                "\n"
+                "def connect(client, writer, reader):\n"
+                "    return ClientSideConnection(lambda _agent: client, writer, reader)\n"
+            ),
+            after=(
+                "from acp import connect_to_agent\n"
+                "\n"
+                "\n"
+                "def connect(client, writer, reader):\n"
+                "    return connect_to_agent(client, writer, reader)\n"
+            ),
+            target_sdk="1.0.0",
+        ),
+        Example(
+            before=(
                 "from acp import AgentSideConnection\n"
                 "\n"
                 "\n"
@@ -105,18 +134,85 @@ class ConnectionFactory(Rule):
     )
 
     def visit_Call(self, node: cst.Call) -> None:
-        if self.context.resolve(node.func) not in CONNECTIONS or not node.args:
+        called = self.context.resolve(node.func)
+        if called not in CONNECTIONS | CLIENT_CONNECTIONS or not node.args:
             return
+        client = called in CLIENT_CONNECTIONS
         try:
-            plan = self._plan(node)
+            plan = self._plan_client(node) if client else self._plan(node)
         except CannotMove as why:
             self.context.report(Report(node, self.code, f"{_shown(self.context, node)}: {why}", fixable=False))
             return
-        report = Report(
-            node, self.code, f"{_shown(self.context, node)}: from SDK 0.7 `run_agent` serves the agent", True
-        )
+        news = "`connect_to_agent` connects the client" if client else "`run_agent` serves the agent"
+        report = Report(node, self.code, f"{_shown(self.context, node)}: from SDK 0.7 {news}", True)
         with self.context.fix(report):
             plan()
+
+    def _plan_client(self, node: cst.Call):
+        """The edits making the client's connection with `connect_to_agent` (registered
+        when called), or CannotMove."""
+        from functools import partial
+
+        import libcst as cst
+
+        from acp_migrate.cst.names import mentions
+
+        context = self.context
+        factory = node.args[0].value
+        made = _forwarded_class(factory)
+        if made is not None:
+            cls = self._module_class(made, "connect it with `connect_to_agent`")
+            init, stores = _connection_stores(cls)
+            retyped = self._retyped(init, CLIENT_CONNECTIONS, "Agent")
+            move_init = partial(_move_to_on_connect, context, cls, init, stores, retyped)
+            client = cst.parse_expression(f"{made}()")
+        elif (
+            isinstance(factory, cst.Lambda)
+            and (parameter := _lambda_parameter(factory)) is not None
+            and not mentions(factory.body).get(parameter)
+        ):
+            move_init = None
+            client = factory.body  # `lambda _agent: client`: the client itself
+        else:
+            raise CannotMove(
+                "the factory does more than make the client from the connection: decide what `on_connect(conn)` does"
+            )
+        connected = node.with_changes(
+            func=cst.Name("connect_to_agent"), args=[node.args[0].with_changes(value=client), *node.args[1:]]
+        )
+        imported = _imported_from_acp(context.module, "ClientSideConnection")
+
+        def edits() -> None:
+            if move_init is not None:
+                move_init()
+            context.replace(node, connected)
+            context.add_import("acp", "connect_to_agent")
+            if imported is not None:
+                # `from acp import ClientSideConnection` warns from 0.7, `acp.core`'s does not: a
+                # mention left (an annotation) keeps it, else nothing names it and it goes
+                context.remove(imported)
+                context.add_import("acp.core", "ClientSideConnection")
+
+        return edits
+
+    def _retyped(self, init: cst.FunctionDef, connections: frozenset[str], protocol: str) -> str | None:
+        """`protocol` (of `acp.interfaces`) where the connection `__init__` takes is annotated
+        as one of `connections` and the name is free for it, else None."""
+        annotation = init.params.params[1].annotation
+        bound = self.context.imports.bindings.get(protocol)
+        free = bound in (None, f"acp.interfaces.{protocol}") and protocol not in self.context.defined_classes
+        typed = annotation is not None and self.context.resolve(annotation.annotation) in connections
+        return protocol if free and typed else None
+
+    def _module_class(self, name: str, serve: str) -> cst.ClassDef:
+        """This module's class `name`, or CannotMove saying how to `serve` it instead."""
+        import libcst as cst
+
+        module = self.context.module
+        cls = next((s for s in module.body if isinstance(s, cst.ClassDef) and s.name.value == name), None)
+        if cls is None:
+            raise CannotMove(f"`{name}` is not defined in this module: give it `on_connect(conn)` and {serve}")
+        return cls
 
     def _plan(self, node: cst.Call):
         """The edits moving the factory (registered when called), or CannotMove."""
@@ -130,13 +226,8 @@ class ConnectionFactory(Rule):
             raise CannotMove(
                 "the factory does more than make the agent from the connection: decide what `on_connect(conn)` does"
             )
-        cls = next((s for s in context.module.body if isinstance(s, cst.ClassDef) and s.name.value == made), None)
-        if cls is None:
-            raise CannotMove(
-                f"`{made}` is not defined in this module: give it `on_connect(conn)` and serve it with `run_agent`"
-            )
+        cls = self._module_class(made, "serve it with `run_agent`")
         init, stores = _connection_stores(cls)
-        alone = len(stores) == len(init.body.body)
         function, statement = context.function, context.statements[-1] if context.statements else None
         if function is None or function.asynchronous is None or not isinstance(statement, cst.SimpleStatementLine):
             raise CannotMove("not a statement of an `async` function: serve the agent with `await run_agent(...)`")
@@ -159,24 +250,10 @@ class ConnectionFactory(Rule):
             f"await run_agent({made}(){arguments})\n", config=context.module.config_for_parsing
         )
 
-        connection = init.params.params[1]
-        typed = connection.annotation is not None and self._names_connection(connection.annotation.annotation)
+        retyped = self._retyped(init, CONNECTIONS, "Client")
 
         def edits() -> None:
-            # The class holds no trigger: the walk may have skipped it, so the path down
-            # to the edited name is given (the edits are applied along known parents).
-            context.parents.update({cls.body: cls, init: cls.body, init.name: init, init.params: init, init.body: init})
-            if typed:  # `from acp import AgentSideConnection` warns from 0.12: on_connect is handed a Client
-                context.add_import("acp.interfaces", "Client")
-            if alone:  # `__init__` only stored the connection: it is `on_connect` now
-                context.replace(init.name, cst.Name("on_connect"))
-                if typed:
-                    annotation = connection.annotation
-                    context.parents.update({connection: init.params, annotation: connection})
-                    context.parents[annotation.annotation] = annotation
-                    context.replace(annotation.annotation, cst.Name("Client"))
-            else:  # the stores move to `on_connect`, the rest stays in `__init__`
-                _split(context, init, stores, client=typed)
+            _move_to_on_connect(context, cls, init, stores, retyped)
             context.replace(statement, served.with_changes(leading_lines=statement.leading_lines))
             for gone in (*dels, *filter(None, (opened, forever))):
                 context.remove(gone)
@@ -184,15 +261,56 @@ class ConnectionFactory(Rule):
 
         return edits
 
-    def _names_connection(self, annotation: cst.BaseExpression) -> bool:
-        """`AgentSideConnection` annotating the connection, where `Client` can replace it."""
-        bound = self.context.imports.bindings.get("Client")
-        free = bound in (None, "acp.interfaces.Client") and "Client" not in self.context.defined_classes
-        return free and self.context.resolve(annotation) in CONNECTIONS
-
 
 def _shown(context, node: cst.Call) -> str:
     return f"`{context.code(node, 60)}`"
+
+
+def _move_to_on_connect(
+    context, cls: cst.ClassDef, init: cst.FunctionDef, stores: list[cst.BaseStatement], retyped: str | None
+) -> None:
+    """`__init__`'s lines storing the connection move to `on_connect(self, conn)`
+    (`retyped`: the protocol of `acp.interfaces` annotating the connection there)."""
+    import libcst as cst
+
+    # The class holds no trigger: the walk may have skipped it, so the path down to the
+    # edited name is given (the edits are applied along known parents).
+    context.parents.update({cls.body: cls, init: cls.body, init.name: init, init.params: init, init.body: init})
+    if retyped:  # `from acp import AgentSideConnection` warns from 0.12: on_connect is handed a Client
+        context.add_import("acp.interfaces", retyped)
+    if len(stores) == len(init.body.body):  # `__init__` only stored the connection: it is `on_connect` now
+        context.replace(init.name, cst.Name("on_connect"))
+        if retyped:
+            connection = init.params.params[1]
+            annotation = connection.annotation
+            context.parents.update({connection: init.params, annotation: connection})
+            context.parents[annotation.annotation] = annotation
+            context.replace(annotation.annotation, cst.Name(retyped))
+    else:  # the stores move to `on_connect`, the rest stays in `__init__`
+        _split(context, init, stores, retyped)
+
+
+def _imported_from_acp(module: cst.Module, name: str) -> cst.CSTNode | None:
+    """The `name` of a top-level `from acp import ..., name, ...`, not renamed (the whole
+    line where it is the only name)."""
+    import libcst as cst
+
+    from acp_migrate.cst.names import dotted_name
+
+    for statement in module.body:
+        small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) else None
+        if isinstance(small, cst.ImportFrom) and not small.relative and dotted_name(small.module) == "acp":
+            if isinstance(small.names, cst.ImportStar):
+                return None
+            for alias in small.names:
+                if alias.asname is None and dotted_name(alias.name) == name:
+                    return statement if len(small.names) == 1 else alias
+    return None
+
+
+def _lambda_parameter(factory: cst.Lambda) -> str | None:
+    params = factory.params
+    return params.params[0].name.value if len(params.params) == 1 and not params.star_kwarg else None
 
 
 def _forwarded_class(factory: cst.BaseExpression) -> str | None:
@@ -300,19 +418,21 @@ def _opened_streams(body, streams, mentions, context) -> cst.SimpleStatementLine
     return None
 
 
-def _split(context, init: cst.FunctionDef, stores: list[cst.BaseStatement], client: bool) -> None:
+def _split(context, init: cst.FunctionDef, stores: list[cst.BaseStatement], retyped: str | None) -> None:
     """`__init__(self)` keeping the lines but `stores`, and `on_connect(self, conn)` after
-    it holding them (`client`: the connection annotated `Client`)."""
+    it holding them (`retyped`: the connection annotated so)."""
     import libcst as cst
 
     module = context.module
     me = init.params.params[0].name.value
     lines = "".join(module.code_for_node(line.with_changes(leading_lines=[])) for line in stores)
     unit = module.default_indent
-    # the parameter as written: its annotation kept, but `AgentSideConnection`
+    # the parameter as written: its annotation kept, but a connection's
     connection = init.params.params[1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-    if client:
-        connection = connection.with_changes(annotation=connection.annotation.with_changes(annotation=cst.Name("Client")))
+    if retyped:
+        connection = connection.with_changes(
+            annotation=connection.annotation.with_changes(annotation=cst.Name(retyped))
+        )
     on_connect = cst.parse_statement(
         f"def on_connect({me}, {module.code_for_node(connection)}) -> None:\n"
         + "".join(unit + line + "\n" for line in lines.splitlines()),

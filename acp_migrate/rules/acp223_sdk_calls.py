@@ -11,7 +11,10 @@ are a 0.6 spelling.
 keyword arguments in 0.6's spelling (`sessionId=`): the method's 0.7 name, each field by its 0.7 name (`sessionId=` ->
 `session_id=`). The same on the agent's connection (`requestPermission`,
 `readTextFile`, `writeTextFile`, `createTerminal`, the terminal methods) and on the
-client's (`newSession`, `loadSession`, `setSessionMode`, `setSessionModel`).
+client's (`newSession`, `loadSession`, `setSessionMode`, `setSessionModel`, and the
+methods that kept their name, when their argument builds their own request model:
+`conn.prompt(PromptRequest(sessionId=sid, prompt=blocks))` ->
+`conn.prompt(session_id=sid, prompt=blocks)`, `initialize`, `authenticate`, `cancel`).
 
 The same where 0.6's helper builds the model, as the SDK's own examples up to 0.6.3 do
 (`conn.sessionUpdate(session_notification(sid, chunk))`), its positional arguments
@@ -35,6 +38,13 @@ from acp_migrate.rules.shared.sdk_signatures import CAMEL_METHODS, UNCHANGED
 if TYPE_CHECKING:
     import libcst as cst
 
+# The methods 0.7 kept the name of -> the request model a 0.6 call builds for them.
+KEPT_NAMES = {
+    "initialize": "InitializeRequest",
+    "authenticate": "AuthenticateRequest",
+    "prompt": "PromptRequest",
+    "cancel": "CancelNotification",
+}
 # 0.6's one helper building a request model (`acp.helpers`, exported by `acp` too): it
 # takes the fields of `session_update`, in order.
 _NOTIFICATION_HELPER = ("acp.session_notification", "acp.helpers.session_notification")
@@ -46,8 +56,9 @@ class SdkRequestObjectCall(Rule):
     summary = "SDK 0.7 calls: keywords."
     fixable = True
     sdk_release = "0.7.0"
-    triggers = tuple(name.encode() for name in sorted(CAMEL_METHODS))
-    screen_words = frozenset(CAMEL_METHODS)
+    # A kept name (`prompt`) is everywhere; its request model is not.
+    triggers = tuple(name.encode() for name in sorted({*CAMEL_METHODS, *KEPT_NAMES.values()}))
+    screen_words = frozenset({*CAMEL_METHODS, *KEPT_NAMES.values()})
     examples = (
         Example(
             before=(
@@ -95,14 +106,17 @@ class SdkRequestObjectCall(Rule):
         from acp_migrate.rules.shared.sdk_signatures import parameters
 
         func = node.func
-        if not isinstance(func, cst.Attribute) or func.attr.value not in CAMEL_METHODS or len(node.args) != 1:
+        if not isinstance(func, cst.Attribute) or len(node.args) != 1:
+            return
+        called = func.attr.value
+        if called not in CAMEL_METHODS and called not in KEPT_NAMES:
             return
         if isinstance(func.value, cst.Name) and func.value.value in ("self", "cls"):
             return
         model = node.args[0].value
         if node.args[0].keyword is not None or not isinstance(model, cst.Call):
             return
-        positional = self._request_model(model.func)
+        positional = self._request_model(model.func, KEPT_NAMES.get(called))
         if positional is None:
             return
         helper = bool(positional)
@@ -110,7 +124,7 @@ class SdkRequestObjectCall(Rule):
             arg.keyword is not None and snake(arg.keyword.value) != arg.keyword.value for arg in model.args
         ):
             return  # no 0.6 spelling: written from 0.7 on (`SessionNotification(session_id=...)`), it still runs
-        method = CAMEL_METHODS[func.attr.value]
+        method = CAMEL_METHODS.get(called, called)
         shown = f"`{self.context.code(node, 60)}`"
         message = f"{shown}: from SDK 0.7 `{method}` takes one keyword argument per field"
         sdk = self.context.settings.sdk
@@ -144,10 +158,13 @@ class SdkRequestObjectCall(Rule):
         with self.context.fix(report):
             self.context.replace(node, laid_out_call(node, func.with_changes(attr=cst.Name(method)), keywords))
 
-    def _request_model(self, func: cst.BaseExpression) -> tuple[str, ...] | None:
+    def _request_model(self, func: cst.BaseExpression, named: str | None) -> tuple[str, ...] | None:
         """The positional fields of what `func(...)` builds a request model with: () for
-        the model (its fields by keyword), the helper's parameters; None: no model."""
+        the model (its fields by keyword; the class `named`, where given), the helper's
+        parameters; None: no model."""
         qualified = self.context.resolve(func) or ""
+        if named is not None:
+            return () if qualified.startswith("acp.") and qualified.rpartition(".")[2] == named else None
         if qualified in _NOTIFICATION_HELPER:
             return UNCHANGED["session_update"]
         return () if qualified.startswith("acp.") and qualified.endswith(("Request", "Notification")) else None

@@ -58,8 +58,8 @@ def _add_one(
                 break
             if _is_import(item):
                 anchor = index
-        if anchor is None:
-            return module  # the rewire refused such a module already
+        if anchor is None:  # no import left (fix removed the last one): it opens the module
+            return _opening(module, body, start, statement)
         body.insert(anchor + 1, statement.with_changes(leading_lines=[]))
         return module.with_changes(body=body)
     block = list(range(start, end))
@@ -83,6 +83,19 @@ def _add_one(
         first = body[start]
         body[start] = first.with_changes(leading_lines=[cst.EmptyLine()])
         body.insert(start, statement.with_changes(leading_lines=first.leading_lines))
+    return module.with_changes(body=body)
+
+
+def _opening(module: cst.Module, body: list, start: int, statement: cst.SimpleStatementLine) -> cst.Module:
+    """`module` with `statement` its first import, at `start` (after the docstring): it
+    takes the comments above what follows, parted from it by isort's blank lines."""
+    follower = body[start] if start < len(body) else None
+    comments = [line for line in follower.leading_lines if line.comment] if follower is not None else []
+    if follower is not None:
+        gap = 2 if isinstance(follower, (cst.ClassDef, cst.FunctionDef)) else 1
+        body[start] = follower.with_changes(leading_lines=[cst.EmptyLine()] * gap)
+    opening = [cst.EmptyLine()] if start else []  # a blank line after the docstring
+    body.insert(start, statement.with_changes(leading_lines=opening + comments))
     return module.with_changes(body=body)
 
 

@@ -1,15 +1,18 @@
-"""The agent's request handlers before and after SDK 0.7.0 (read off the `Agent` protocol
-of 0.6.3 and of each release from 0.7.0 on).
+"""The request handlers of agents and clients before and after SDK 0.7.0 (read off the
+`Agent` and `Client` protocols of 0.6.3 and of each release from 0.7.0 on).
 
 Until 0.6.3 the SDK called `newSession(params)` with one request model (camelCase
 fields: `params.sessionId`); from 0.7.0 it calls `new_session(cwd=..., mcp_servers=...,
 **the rest)` with one keyword argument per field, the unknown ones and `_meta`'s keys
-landing in `**kwargs`. Data only: imports nothing (a rule module imports it at its top).
+landing in `**kwargs`. Data only: imports only the data of `sdk_signatures` (a rule module
+imports it at its top).
 """
 
 from __future__ import annotations
 
 import re
+
+from acp_migrate.rules.shared.sdk_signatures import CAMEL_METHODS, DEFAULTS_NONE
 
 # The 0.6.3 handler -> (its 0.7.0 name, the fields of its request model, camelCase).
 HANDLERS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -24,6 +27,9 @@ HANDLERS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 # Renamed only: their `params` is the extension's own dict, then as now.
 EXTENSIONS = {"extMethod": "ext_method", "extNotification": "ext_notification"}
+# The client's handlers: the agent's connection calls them (`requestPermission` ->
+# `request_permission`); their parameters are those of its methods (sdk_signatures).
+CLIENT_HANDLERS = {old: new for old, new in CAMEL_METHODS.items() if old not in HANDLERS}
 # Handlers whose name did not change: old only when their one parameter is a request model.
 SAME_NAME = frozenset(old for old, (new, _) in HANDLERS.items() if old == new)
 
@@ -53,10 +59,15 @@ SIGNATURES: dict[str, tuple[tuple[str, str | None], ...]] = {
 
 
 def signature(handler: str, version: str) -> str | None:
-    """The parameters of `handler` (0.7.0 name) on release `version`; None: it has none."""
-    from acp_migrate.rules.shared.sdk_signatures import staged
+    """The parameters of `handler` (0.7.0 name, the agent's or the client's) on release
+    `version`; None: it has none."""
+    from acp_migrate.rules.shared.sdk_signatures import parameters, staged
 
-    return staged(SIGNATURES[handler], version)
+    if handler in SIGNATURES:
+        return staged(SIGNATURES[handler], version)
+    names = parameters(handler, version)
+    defaulted = DEFAULTS_NONE.get(handler, frozenset())
+    return None if names is None else ", ".join(f"{n}=None" if n in defaulted else n for n in names)
 
 
 def snake(name: str) -> str:

@@ -116,6 +116,14 @@ UNCHANGED: dict[str, tuple[str, ...]] = {
     "release_terminal": ("session_id", "terminal_id"),
     "wait_for_terminal_exit": ("session_id", "terminal_id"),
     "kill_terminal": ("session_id", "terminal_id"),
+    "initialize": ("protocol_version", "client_capabilities", "client_info"),
+    "authenticate": ("method_id",),
+    "cancel": ("session_id",),
+}
+# The parameters of the client's handlers that default to None, on every release from 0.7.0.
+DEFAULTS_NONE: dict[str, frozenset[str]] = {
+    "read_text_file": frozenset({"line", "limit"}),
+    "create_terminal": frozenset({"args", "env", "cwd", "output_byte_limit"}),
 }
 
 

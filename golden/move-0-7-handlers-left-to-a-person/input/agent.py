@@ -12,7 +12,7 @@ class SessionsAgent(Agent):
         return PromptResponse(stopReason="end_turn")
 
     async def cancel(self, params: CancelNotification) -> None:
-        session_id = params.sessionId
+        session_id = self.sessions.find(params.sessionId)
         self.sessions.cancel(session_id)
 
     async def authenticate(self, method_id: str) -> None:
