@@ -1,0 +1,182 @@
+"""An SDK 0.4-0.6 agent made by a wrapped factory (`AgentSideConnection(traced(lambda conn:
+Agent(conn)), ...)`): the rewire binds the advertiser to the connection the agent keeps,
+so it moves the commands only when the wrapper is proven to hand the agent that
+connection (rules/shared/agent_factory.py), and otherwise exits 1 naming the wrapper.
+
+The refused golden cases (golden/todo-sdk-0-4-9-factory-*) each lost commands when
+migrated before: a tracing proxy failed `bind`, and so `initialize`; an agent cached
+across connections left every later connection without commands (two connections in
+one process). The migrated ones run over stdio in tests/test_golden_runs.py.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from support.command import run_acp_migrate
+
+from acp_migrate.engine.analysis.codemod import analyze_source
+from acp_migrate.settings import RuleSettings
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+REFUSED = sorted(p.name for p in GOLDEN.glob("todo-sdk-0-4-9-factory-*"))
+SETTINGS = RuleSettings(runtime_import="acp_migrate.runtime")
+
+AGENT = """\
+import functools
+import logging
+
+from acp import AgentSideConnection
+from acp.schema import AgentCapabilities, AvailableCommand, InitializeResponse
+
+COMMANDS = [AvailableCommand(name="web", description="Search the web")]
+{wrapper}
+
+class ExampleAgent:
+    def __init__(self, conn: AgentSideConnection) -> None:
+        self._conn = conn
+
+    async def initialize(self, params):
+        return InitializeResponse(
+            protocolVersion=params.protocolVersion,
+            agentCapabilities=AgentCapabilities(slashCommands=COMMANDS),
+        )
+
+
+def serve(writer, reader):
+    return AgentSideConnection({factory}, writer, reader)
+"""
+
+PASS_THROUGH = """
+def traced(factory):
+    def make(conn):
+        logging.info("agent made")
+        return factory(conn)
+
+    return make
+"""
+
+
+def wrapped_by(inner: str) -> str:
+    """A module-level `traced` whose inner function has the body `inner`."""
+    body = "".join(f"        {line}\n" if line else "\n" for line in inner.splitlines())
+    return f"\ndef traced(factory):\n    def make(conn):\n{body}\n    return make\n"
+
+
+PROVEN = {
+    "pass-through": (PASS_THROUGH, "traced(lambda conn: ExampleAgent(conn))"),
+    "wraps, try, result returned": (
+        "\ndef traced(factory):\n    @functools.wraps(factory)\n    def make(conn):\n        try:\n"
+        "            agent = factory(conn)\n        except Exception:\n"
+        '            logging.exception("failed")\n            raise\n        return agent\n\n    return make\n',
+        "traced(lambda conn: ExampleAgent(conn))",
+    ),
+    "the class itself": (PASS_THROUGH, "traced(ExampleAgent)"),
+    "wrapped twice": (PASS_THROUGH, "traced(traced(lambda conn: ExampleAgent(conn)))"),
+    "partial": ("", 'functools.partial(ExampleAgent, name="x")'),
+    "decorated factory function": (
+        PASS_THROUGH + "\n\n@traced\ndef make_agent(conn):\n    return ExampleAgent(conn)\n",
+        "make_agent",
+    ),
+}
+
+REFUSED_WRAPPERS = {
+    "hands a proxy": (wrapped_by("return factory(Proxy(conn))"), "traced(lambda conn: ExampleAgent(conn))"),
+    "logs the connection": (
+        wrapped_by('logging.info("on %r", conn)\nreturn factory(conn)'),
+        "traced(lambda conn: ExampleAgent(conn))",
+    ),
+    "returns None on failure": (
+        wrapped_by("try:\n    return factory(conn)\nexcept Exception:\n    return None"),
+        "traced(lambda conn: ExampleAgent(conn))",
+    ),
+    "edits the agent": (
+        wrapped_by("agent = factory(conn)\nagent.tracer = None\nreturn agent"),
+        "traced(lambda conn: ExampleAgent(conn))",
+    ),
+    "keeps the agent": (
+        "\nmade = []\n" + wrapped_by("agent = factory(conn)\nmade.append(agent)\nreturn agent"),
+        "traced(lambda conn: ExampleAgent(conn))",
+    ),
+    "caches in a global": (
+        "\n_agent = None\n" + wrapped_by("global _agent\n_agent = factory(conn)\nreturn _agent"),
+        "traced(lambda conn: ExampleAgent(conn))",
+    ),
+    "cached inner function": (
+        "\ndef traced(factory):\n    @functools.lru_cache(maxsize=1)\n    def make(conn):\n"
+        "        return factory(conn)\n\n    return make\n",
+        "traced(lambda conn: ExampleAgent(conn))",
+    ),
+    "cached factory function": (
+        "\n@functools.lru_cache(maxsize=1)\ndef make_agent(conn):\n    return ExampleAgent(conn)\n",
+        "make_agent",
+    ),
+    "returns another function": (
+        "\ndef traced(factory):\n    def make(conn):\n        return factory(conn)\n\n    return factory\n",
+        "traced(lambda conn: ExampleAgent(conn))",
+    ),
+    "decorator factory": (
+        "\ndef traced(name):\n    return lambda factory: factory\n",
+        'traced("agent")(lambda conn: ExampleAgent(conn))',
+    ),
+    "imported": ("\nfrom tracing_kit import traced\n", "traced(lambda conn: ExampleAgent(conn))"),
+    "attribute": ("\nimport tracing_kit\n", "tracing_kit.traced(lambda conn: ExampleAgent(conn))"),
+}
+
+SHOWN = {
+    "cached factory function": "functools.lru_cache(maxsize=1)",
+    "decorator factory": 'traced("agent")',
+    "attribute": "tracing_kit.traced",
+}
+
+
+def analyse(wrapper: str, factory: str):
+    source = AGENT.format(wrapper=wrapper, factory=factory).encode()
+    return analyze_source(source, path="agent.py", settings=SETTINGS)
+
+
+@pytest.mark.parametrize("shape", PROVEN)
+def test_a_proven_wrapper_moves_the_commands(shape: str) -> None:
+    analysis = analyse(*PROVEN[shape])
+    assert analysis.remaining == []
+    fixed = analysis.fixed_source.decode()
+    assert "self.command_advertiser.bind(self._conn)" in fixed and "slashCommands" not in fixed
+
+
+@pytest.mark.parametrize("shape", REFUSED_WRAPPERS)
+def test_any_other_wrapper_keeps_the_commands_and_names_it(shape: str) -> None:
+    wrapper, factory = REFUSED_WRAPPERS[shape]
+    analysis = analyse(wrapper, factory)
+    [left] = analysis.remaining
+    # Named: the wrapper, where the factory gets it (the call, or the decorator line).
+    shown = SHOWN.get(shape, "traced")
+    lines = AGENT.format(wrapper=wrapper, factory=factory).splitlines()
+    line = next(i for i, text in enumerate(lines, 1) if shown in text and "def " not in text and "import" not in text)
+    assert left.code == "ACP005"
+    assert f"the agent factory (line {line}) is wrapped by `{shown}`" in left.message
+    assert "check that the shim is bound to the connection that serves the session" in left.message
+    assert "slashCommands=COMMANDS" in analysis.fixed_source.decode()  # still advertised: nothing lost
+
+
+@pytest.mark.parametrize("case", REFUSED)
+def test_fix_exits_1_naming_the_wrapper(case: str, tmp_path: Path) -> None:
+    project = tmp_path / case
+    shutil.copytree(GOLDEN / case / "input", project)
+    fixed = run_acp_migrate("fix", ".", cwd=project, text=True)
+    assert fixed.returncode == 1, fixed.stdout + fixed.stderr
+    source = (GOLDEN / case / "input" / "agent.py").read_text().splitlines()
+    factory_line = next(i for i, line in enumerate(source, 1) if "AgentSideConnection(traced(" in line)
+    assert f"agent.py:{_slash_line(source)}:" in fixed.stdout
+    assert f"the agent factory (line {factory_line}) is wrapped by `traced`" in fixed.stdout
+    assert not (project / "acp_command_advertiser.py").exists()
+    assert "slashCommands=COMMANDS" in (project / "agent.py").read_text()
+
+
+def _slash_line(source: list[str]) -> int:
+    return next(i for i, line in enumerate(source, 1) if "slashCommands=" in line)
+
+
+def test_the_refused_cases_are_there() -> None:
+    assert len(REFUSED) == 4
