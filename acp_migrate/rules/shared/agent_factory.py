@@ -7,11 +7,12 @@ a factory function) may give the agent something else: a proxy of the connection
 advertiser then fails to bind, and `initialize` with it), or an agent made for an
 earlier connection (the advertiser watches that one, and no later session gets its
 commands). A wrapper is proven from its code in the module: a function whose inner
-function calls the factory with its own argument, unchanged, and returns what that
-call returns, doing nothing else with either (logging, `functools.wraps`, a `try`
-around the call are fine). `functools.partial(F, ...)` calls `F` with the connection.
-Any other wrapper, or one whose code is not in the module, refuses the rewire
-(CannotRewire). Not a rule: the rewire asks it.
+function (or a class whose `__call__`) calls the factory with its own argument,
+unchanged, and returns what that call returns, doing nothing else with either
+(logging, `functools.wraps`, a `try` around the call are fine). `functools.partial(F,
+...)` calls `F` with the connection; a name is followed to its definition or the
+values assigned to it. Any other wrapper, or one whose code is not in the module,
+refuses the rewire (CannotRewire). Not a rule: the rewire asks it.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from acp_migrate.cst.names import last_part, mentions
 from acp_migrate.cst.positions import positions_of
 from acp_migrate.cst.walk import walk
 from acp_migrate.rules.context import FileContext, all_params
-from acp_migrate.rules.shared.list_owner import CannotRewire
+from acp_migrate.rules.shared.list_owner import CannotRewire, methods_of, self_name
 
 CONNECTION_CLASS = "AgentSideConnection"
 FACTORY_KEYWORD = "to_agent"  # SDK 0.4-0.6's name for the factory parameter
@@ -31,10 +32,13 @@ FACTORY_KEYWORD = "to_agent"  # SDK 0.4-0.6's name for the factory parameter
 def check_agent_factories(context: FileContext) -> None:
     """Raise CannotRewire when an `AgentSideConnection(...)` of the module is given a
     factory wrapped in a way not proven to hand the agent its connection."""
-    for call in _connection_calls(context):
-        factory = _factory_of(call)
-        while factory is not None:
-            factory = _unwrapped(context, factory)
+    factories = [factory for call in _connection_calls(context) if (factory := _factory_of(call)) is not None]
+    seen: set[cst.CSTNode] = set()
+    while factories:
+        factory = factories.pop()
+        if factory not in seen:
+            seen.add(factory)
+            factories.extend(_wrapped(context, factory))
 
 
 def _connection_calls(context: FileContext) -> list[cst.Call]:
@@ -56,29 +60,50 @@ def _factory_of(call: cst.Call) -> cst.BaseExpression | None:
     return None
 
 
-def _unwrapped(context: FileContext, factory: cst.BaseExpression) -> cst.BaseExpression | None:
-    """The factory a proven wrapper wraps, None when `factory` wraps nothing."""
+def _wrapped(context: FileContext, factory: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """What `factory` hands the connection to, once its wrappers are proven: the
+    wrapped factory, the values a name is assigned; nothing for a lambda, a class or
+    a function (the connection goes straight in)."""
     if isinstance(factory, cst.Name):
-        definition = _module_function(context, factory.value)
-        for decorator in definition.decorators if definition is not None else ():
+        definition = _module_definition(context, factory.value)
+        if definition is None:
+            return _assigned(context, factory.value)
+        for decorator in definition.decorators if isinstance(definition, cst.FunctionDef) else ():
             _check_pass_through(context, decorator.decorator, decorator)
-        return None
+        return []
     if not isinstance(factory, cst.Call):
-        return None  # a lambda, a class: the connection goes straight in
+        return []
     positional = [arg for arg in factory.args if arg.keyword is None and not arg.star]
     if context.resolve(factory.func) == "functools.partial" and positional and positional[0] is factory.args[0]:
-        return positional[0].value
+        return [positional[0].value]
     if len(factory.args) != 1 or not positional:
         raise CannotRewire(_unproven(context, factory.func, factory))
     _check_pass_through(context, factory.func, factory)
-    return positional[0].value
+    return [positional[0].value]
+
+
+def _assigned(context: FileContext, name: str) -> list[cst.BaseExpression]:
+    values: list[cst.BaseExpression] = []
+
+    class Assignments(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            if any(isinstance(t.target, cst.Name) and t.target.value == name for t in node.targets):
+                values.append(node.value)
+
+    walk(context.module, Assignments())
+    return values
 
 
 def _check_pass_through(context: FileContext, wrapper: cst.BaseExpression, at: cst.CSTNode) -> None:
-    definition = _module_function(context, wrapper.value) if isinstance(wrapper, cst.Name) else None
+    definition = _module_definition(context, wrapper.value) if isinstance(wrapper, cst.Name) else None
     if definition is None:
-        raise CannotRewire(_unproven(context, wrapper, at, "its code is not a function of this module"))
-    if not _passes_through(context, definition):
+        raise CannotRewire(_unproven(context, wrapper, at, "its code is not in this module"))
+    proven = (
+        _function_passes_through(context, definition)
+        if isinstance(definition, cst.FunctionDef)
+        else _class_passes_through(context, definition)
+    )
+    if not proven:
         raise CannotRewire(_unproven(context, wrapper, at))
 
 
@@ -91,15 +116,15 @@ def _unproven(context: FileContext, wrapper: cst.BaseExpression, at: cst.CSTNode
     )
 
 
-def _module_function(context: FileContext, name: str) -> cst.FunctionDef | None:
+def _module_definition(context: FileContext, name: str) -> cst.FunctionDef | cst.ClassDef | None:
     found = None
     for statement in context.module.body:
         if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) and statement.name.value == name:
             found = statement  # the last definition wins, as at run time
-    return found if isinstance(found, cst.FunctionDef) else None
+    return found
 
 
-def _passes_through(context: FileContext, wrapper: cst.FunctionDef) -> bool:
+def _function_passes_through(context: FileContext, wrapper: cst.FunctionDef) -> bool:
     """`def traced(factory): def make(conn): ... return factory(conn) ...; return make`:
     besides the inner function and its return, nothing mentions the factory."""
     params = all_params(wrapper.params)
@@ -111,13 +136,45 @@ def _passes_through(context: FileContext, wrapper: cst.FunctionDef) -> bool:
     if len(inner) != 1 or _returned_name(body.body[-1]) != inner[0].name.value:
         return False
     make = inner[0]
-    wraps = [d for d in make.decorators if _is_wraps_of(context, d.decorator, factory)]
-    if len(wraps) != len(make.decorators):
+    wraps = [d for d in make.decorators if _is_functools_call(context, d.decorator, "wraps", factory)]
+    make_params = all_params(make.params)
+    if len(wraps) != len(make.decorators) or len(make_params) != 1:
         return False
+    calls = _calls_and_returns(make, factory, make_params[0])
     counts = mentions(body)
-    if counts[make.name.value] != 1 or counts[factory] != len(wraps) + mentions(make.body)[factory]:
+    return bool(calls) and counts[make.name.value] == 1 and counts[factory] == len(wraps) + calls
+
+
+def _class_passes_through(context: FileContext, wrapper: cst.ClassDef) -> bool:
+    """`class traced:` whose `__init__(self, factory)` stores the factory in one attribute
+    and whose `__call__(self, conn)` calls it: nothing else in the class uses that
+    attribute (or a name like it)."""
+    methods = methods_of(wrapper)
+    init, call = methods.get("__init__"), methods.get("__call__")
+    if wrapper.decorators or wrapper.bases or wrapper.keywords or init is None or call is None:
         return False
-    return _calls_and_returns(make, factory)
+    init_params, call_params = all_params(init.params), all_params(call.params)
+    me = self_name(init)
+    if me is None or self_name(call) is None or len(init_params) != 2 or len(call_params) != 2:
+        return False
+    factory = init_params[1].name.value
+    stored = [
+        small.targets[0].target.attr.value
+        for line in init.body.body
+        if isinstance(line, cst.SimpleStatementLine)
+        for small in line.body
+        if isinstance(small, cst.Assign)
+        and len(small.targets) == 1
+        and _code(small.targets[0].target).startswith(f"{me}.")
+        and _code(small.value) == factory
+    ]
+    updates = sum(
+        _is_functools_call(context, node, "update_wrapper", me, factory) for node in _calls_in(init.body)
+    )
+    if len(stored) != 1 or mentions(init.body)[factory] != 1 + updates:
+        return False
+    calls = _calls_and_returns(call, f"{self_name(call)}.{stored[0]}", call_params[1])
+    return bool(calls) and _attribute_uses(wrapper, stored[0]) == 1 + calls
 
 
 def _returned_name(statement: cst.BaseStatement) -> str | None:
@@ -127,33 +184,60 @@ def _returned_name(statement: cst.BaseStatement) -> str | None:
     return None
 
 
-def _is_wraps_of(context: FileContext, decorator: cst.BaseExpression, factory: str) -> bool:
+def _is_functools_call(context: FileContext, node: cst.BaseExpression, function: str, *names: str) -> bool:
+    """`functools.<function>(<names>)`, the arguments plain names."""
     return (
-        isinstance(decorator, cst.Call)
-        and context.resolve(decorator.func) == "functools.wraps"
-        and len(decorator.args) == 1
-        and isinstance(decorator.args[0].value, cst.Name)
-        and decorator.args[0].value.value == factory
+        isinstance(node, cst.Call)
+        and context.resolve(node.func) == f"functools.{function}"
+        and [_code(arg.value) if arg.keyword is None and not arg.star else None for arg in node.args] == list(names)
     )
 
 
-def _calls_and_returns(make: cst.FunctionDef, factory: str) -> bool:
-    """`make(conn)` uses `conn` and `factory` only in `factory(conn)` calls, each returned
-    or assigned to a name used only by `return`; every `return` returns one of them."""
-    params = all_params(make.params)
-    if make.asynchronous or len(params) != 1 or params[0].star:
-        return False
-    scan = _Scan(factory, params[0].name.value)
+def _calls_in(node: cst.CSTNode) -> list[cst.Call]:
+    calls: list[cst.Call] = []
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            calls.append(call)
+
+    walk(node, Calls())
+    return calls
+
+
+def _attribute_uses(node: cst.CSTNode, attribute: str) -> int:
+    uses = 0
+
+    class Uses(cst.CSTVisitor):
+        def visit_Attribute(self, found: cst.Attribute) -> None:
+            nonlocal uses
+            uses += found.attr.value == attribute
+
+    walk(node, Uses())
+    return uses
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def _calls_and_returns(make: cst.FunctionDef, factory: str, param: cst.Param) -> int:
+    """How many `factory(conn)` calls `make` makes, 0 unless they are all it does with
+    `conn`, each is returned or assigned to a name used only by `return`, and every
+    `return` returns one of them. `factory`: the callee's code (`factory`, `self.factory`)."""
+    if make.asynchronous or param.star:
+        return 0
+    scan = _Scan(factory, param.name.value)
     walk(make.body, scan)
     counts = mentions(make.body)
-    if scan.other or not scan.calls or counts[scan.conn] != scan.calls or counts[factory] != scan.calls:
-        return False
+    if scan.other or counts[scan.conn] != scan.calls:
+        return 0
     names = [value.value for value in scan.returned if isinstance(value, cst.Name) and value.value in scan.results]
     if len(names) + scan.returned_calls != len(scan.returned):
-        return False  # a return of something else
+        return 0  # a return of something else
     if any(counts[name] != assigned + names.count(name) for name, assigned in scan.results.items()):
-        return False  # a result used otherwise
-    return scan.returned_calls + sum(scan.results.values()) == scan.calls  # no call's result used otherwise
+        return 0  # a result used otherwise
+    placed = scan.returned_calls + sum(scan.results.values())
+    return scan.calls if placed == scan.calls else 0  # else a call's result used otherwise
 
 
 class _Scan(cst.CSTVisitor):
@@ -166,19 +250,13 @@ class _Scan(cst.CSTVisitor):
         self.returned_calls = 0
         self.returned: list[cst.BaseExpression] = []
         self.results: dict[str, int] = {}  # name -> how many times a call is assigned to it
-        self.other = False  # a construct that could keep or hand on either
+        self.other = False  # a nested function or class (its returns are not ours), a generator
 
     def is_call(self, node: cst.BaseExpression) -> bool:
-        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == self.factory):
+        if not (isinstance(node, cst.Call) and _code(node.func) == self.factory and len(node.args) == 1):
             return False
-        args = node.args
-        return (
-            len(args) == 1
-            and args[0].keyword is None
-            and not args[0].star
-            and isinstance(args[0].value, cst.Name)
-            and args[0].value.value == self.conn
-        )
+        arg = node.args[0]
+        return arg.keyword is None and not arg.star and isinstance(arg.value, cst.Name) and arg.value.value == self.conn
 
     def visit_Call(self, node: cst.Call) -> None:
         self.calls += self.is_call(node)
@@ -202,6 +280,4 @@ class _Scan(cst.CSTVisitor):
         self.other = True
         return False
 
-    visit_FunctionDef = visit_ClassDef = visit_Lambda = _other
-    visit_Yield = visit_Await = visit_Global = visit_Nonlocal = _other
-    visit_NamedExpr = visit_AnnAssign = visit_AugAssign = _other
+    visit_FunctionDef = visit_ClassDef = visit_Yield = _other

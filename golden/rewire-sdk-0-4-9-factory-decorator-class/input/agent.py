@@ -1,5 +1,5 @@
-# Case: SDK 0.4.9's example agent made by a decorated factory lambda, where
-# the decorator is a class whose instances make the agent
+# Case: SDK 0.4.9's example agent made by a decorated factory lambda, where the decorator
+# is a class whose `__call__` hands the factory its connection: bound in initialize
 import asyncio
 import logging
 
@@ -44,7 +44,6 @@ class ExampleAgent(Agent):
         logging.info("Received initialize request")
         mcp_caps: McpCapabilities = McpCapabilities(http=False, sse=False)
         prompt_caps: PromptCapabilities = PromptCapabilities(audio=False, embeddedContext=False, image=False)
-        # acp-migrate: TODO: advertise `COMMANDS` per session (acp-migrate rules ACP005)
         agent_caps: AgentCapabilities = AgentCapabilities(
             loadSession=True,
             mcpCapabilities=mcp_caps,

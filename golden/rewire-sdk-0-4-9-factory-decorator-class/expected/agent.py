@@ -1,5 +1,5 @@
-# Case: SDK 0.4.9's example agent made by a decorated factory lambda, where
-# the decorator is a class whose instances make the agent
+# Case: SDK 0.4.9's example agent made by a decorated factory lambda, where the decorator
+# is a class whose `__call__` hands the factory its connection: bound in initialize
 import asyncio
 import logging
 
@@ -16,6 +16,7 @@ from acp import (
     stdio_streams,
 )
 from acp.schema import AgentCapabilities, AvailableCommand, McpCapabilities, PromptCapabilities
+from acp_migrate.runtime import CommandAdvertiser
 
 class traced:
     def __init__(self, factory):
@@ -39,8 +40,11 @@ class ExampleAgent(Agent):
         self._conn = conn
         self._next_session_id = 0
         self._sessions: set[str] = set()
+        self.command_advertiser = CommandAdvertiser()
 
     async def initialize(self, params: InitializeRequest) -> InitializeResponse:  # noqa: ARG002
+        self.command_advertiser.bind(self._conn)
+        self.command_advertiser.advertise(COMMANDS)
         logging.info("Received initialize request")
         mcp_caps: McpCapabilities = McpCapabilities(http=False, sse=False)
         prompt_caps: PromptCapabilities = PromptCapabilities(audio=False, embeddedContext=False, image=False)
@@ -48,7 +52,6 @@ class ExampleAgent(Agent):
             loadSession=True,
             mcpCapabilities=mcp_caps,
             promptCapabilities=prompt_caps,
-            slashCommands=COMMANDS,
         )
         return InitializeResponse(
             protocolVersion=PROTOCOL_VERSION,
