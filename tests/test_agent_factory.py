@@ -18,6 +18,7 @@ import pytest
 from support.command import run_acp_migrate
 
 from acp_migrate.engine.analysis.codemod import analyze_source
+from acp_migrate.engine.execution.modules import in_memory_modules
 from acp_migrate.settings import RuleSettings
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
@@ -185,6 +186,19 @@ def test_any_other_wrapper_keeps_the_commands_and_names_it(shape: str) -> None:
     assert f"the agent factory (line {line}) is wrapped by `{shown}`" in left.message
     assert "check that the shim is bound to the connection that serves the session" in left.message
     assert "slashCommands=COMMANDS" in analysis.fixed_source.decode()  # still advertised: nothing lost
+
+
+@pytest.mark.parametrize(
+    ("tracing", "proven"),
+    [(PASS_THROUGH, True), (wrapped_by("return factory(Proxy(conn))"), False)],
+    ids=["pass-through", "proxy"],
+)
+def test_a_wrapper_in_another_module_of_the_project_is_read_there(tracing: str, proven: bool) -> None:
+    source = AGENT.format(wrapper="\nfrom tracing import traced\n", factory="traced(ExampleAgent)").encode()
+    files = {"agent.py": source, "tracing.py": ("import logging\n" + tracing).encode()}
+    analysis = analyze_source(source, path="agent.py", modules=in_memory_modules(files, "agent.py"), settings=SETTINGS)
+    assert (analysis.remaining == []) is proven
+    assert ("slashCommands" in analysis.fixed_source.decode()) is not proven
 
 
 @pytest.mark.parametrize("case", REFUSED)

@@ -120,6 +120,13 @@ RUNS = (
         sdk="0.4.9",
     ),
     Run(
+        "rewire-sdk-0-4-9-factory-decorator-other-module",
+        "traced(lambda c: ExampleAgent(c))(conn)",
+        "new load",
+        "web test",
+        sdk="0.4.9",
+    ),
+    Run(
         "rewire-sdk-0-4-9-factory-wraps-try-except",
         "traced(lambda c: ExampleAgent(c))(conn)",
         "new load",

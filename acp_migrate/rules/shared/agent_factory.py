@@ -24,6 +24,7 @@ from acp_migrate.cst.positions import positions_of
 from acp_migrate.cst.walk import walk
 from acp_migrate.rules.context import FileContext, all_params
 from acp_migrate.rules.shared.list_owner import CannotRewire, methods_of, self_name
+from acp_migrate.rules.shared.project_classes import Module, definition_of
 
 CONNECTION_CLASS = "AgentSideConnection"
 FACTORY_KEYWORD = "to_agent"  # SDK 0.4-0.6's name for the factory parameter
@@ -64,12 +65,15 @@ def _wrapped(context: FileContext, factory: cst.BaseExpression) -> list[cst.Base
     """What `factory` hands the connection to, once its wrappers are proven: the
     wrapped factory, the values a name is assigned; nothing for a lambda, a class or
     a function (the connection goes straight in)."""
-    if isinstance(factory, cst.Name):
-        definition = _module_definition(context, factory.value)
-        if definition is None:
-            return _assigned(context, factory.value)
+    if isinstance(factory, (cst.Name, cst.Attribute)):
+        found = definition_of(context, factory, Module.of(context))
+        if found is None:
+            return _assigned(context, factory.value) if isinstance(factory, cst.Name) else []
+        definition, module = found
         for decorator in definition.decorators if isinstance(definition, cst.FunctionDef) else ():
-            _check_pass_through(context, decorator.decorator, decorator)
+            # Named where this module shows it: the decorator, else the factory's name.
+            at = decorator if module.identity is None else factory
+            _check_pass_through(context, decorator.decorator, at, module)
         return []
     if not isinstance(factory, cst.Call):
         return []
@@ -78,7 +82,7 @@ def _wrapped(context: FileContext, factory: cst.BaseExpression) -> list[cst.Base
         return [positional[0].value]
     if len(factory.args) != 1 or not positional:
         raise CannotRewire(_unproven(context, factory.func, factory))
-    _check_pass_through(context, factory.func, factory)
+    _check_pass_through(context, factory.func, factory, Module.of(context))
     return [positional[0].value]
 
 
@@ -94,14 +98,17 @@ def _assigned(context: FileContext, name: str) -> list[cst.BaseExpression]:
     return values
 
 
-def _check_pass_through(context: FileContext, wrapper: cst.BaseExpression, at: cst.CSTNode) -> None:
-    definition = _module_definition(context, wrapper.value) if isinstance(wrapper, cst.Name) else None
-    if definition is None:
-        raise CannotRewire(_unproven(context, wrapper, at, "its code is not in this module"))
+def _check_pass_through(context: FileContext, wrapper: cst.BaseExpression, at: cst.CSTNode, module: Module) -> None:
+    """`wrapper`, named in `module`, is a function or class of the project that passes
+    the connection through; `at`: the node of this file the refusal names."""
+    found = definition_of(context, wrapper, module)
+    if found is None:
+        raise CannotRewire(_unproven(context, wrapper, at, "its code is not in the project"))
+    definition, home = found
     proven = (
-        _function_passes_through(context, definition)
+        _function_passes_through(home, definition)
         if isinstance(definition, cst.FunctionDef)
-        else _class_passes_through(context, definition)
+        else _class_passes_through(home, definition)
     )
     if not proven:
         raise CannotRewire(_unproven(context, wrapper, at))
@@ -116,15 +123,7 @@ def _unproven(context: FileContext, wrapper: cst.BaseExpression, at: cst.CSTNode
     )
 
 
-def _module_definition(context: FileContext, name: str) -> cst.FunctionDef | cst.ClassDef | None:
-    found = None
-    for statement in context.module.body:
-        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) and statement.name.value == name:
-            found = statement  # the last definition wins, as at run time
-    return found
-
-
-def _function_passes_through(context: FileContext, wrapper: cst.FunctionDef) -> bool:
+def _function_passes_through(module: Module, wrapper: cst.FunctionDef) -> bool:
     """`def traced(factory): def make(conn): ... return factory(conn) ...; return make`:
     besides the inner function and its return, nothing mentions the factory."""
     params = all_params(wrapper.params)
@@ -136,7 +135,7 @@ def _function_passes_through(context: FileContext, wrapper: cst.FunctionDef) -> 
     if len(inner) != 1 or _returned_name(body.body[-1]) != inner[0].name.value:
         return False
     make = inner[0]
-    wraps = [d for d in make.decorators if _is_functools_call(context, d.decorator, "wraps", factory)]
+    wraps = [d for d in make.decorators if _is_functools_call(module, d.decorator, "wraps", factory)]
     make_params = all_params(make.params)
     if len(wraps) != len(make.decorators) or len(make_params) != 1:
         return False
@@ -145,7 +144,7 @@ def _function_passes_through(context: FileContext, wrapper: cst.FunctionDef) -> 
     return bool(calls) and counts[make.name.value] == 1 and counts[factory] == len(wraps) + calls
 
 
-def _class_passes_through(context: FileContext, wrapper: cst.ClassDef) -> bool:
+def _class_passes_through(module: Module, wrapper: cst.ClassDef) -> bool:
     """`class traced:` whose `__init__(self, factory)` stores the factory in one attribute
     and whose `__call__(self, conn)` calls it: nothing else in the class uses that
     attribute (or a name like it)."""
@@ -169,7 +168,7 @@ def _class_passes_through(context: FileContext, wrapper: cst.ClassDef) -> bool:
         and _code(small.value) == factory
     ]
     updates = sum(
-        _is_functools_call(context, node, "update_wrapper", me, factory) for node in _calls_in(init.body)
+        _is_functools_call(module, node, "update_wrapper", me, factory) for node in _calls_in(init.body)
     )
     if len(stored) != 1 or mentions(init.body)[factory] != 1 + updates:
         return False
@@ -184,11 +183,11 @@ def _returned_name(statement: cst.BaseStatement) -> str | None:
     return None
 
 
-def _is_functools_call(context: FileContext, node: cst.BaseExpression, function: str, *names: str) -> bool:
+def _is_functools_call(module: Module, node: cst.BaseExpression, function: str, *names: str) -> bool:
     """`functools.<function>(<names>)`, the arguments plain names."""
     return (
         isinstance(node, cst.Call)
-        and context.resolve(node.func) == f"functools.{function}"
+        and module.imports.resolve(node.func) == f"functools.{function}"
         and [_code(arg.value) if arg.keyword is None and not arg.star else None for arg in node.args] == list(names)
     )
 
