@@ -84,6 +84,13 @@ PROVEN = {
         "traced(ExampleAgent)",
     ),
     "a name assigned it": (PASS_THROUGH + "\n\nmake_agent = traced(ExampleAgent)\n", "make_agent"),
+    # SDK 0.7+ give `AgentSideConnection` the agent itself: no factory to prove.
+    "an agent": ("", "ExampleAgent(None)"),
+    "an agent a function makes": (
+        '\nSETTINGS = {}\n\n\ndef make_agent(settings):\n    return ExampleAgent(settings)\n',
+        "make_agent(SETTINGS)",
+    ),
+    "an agent given a class": ("\nclass Store:\n    pass\n", "ExampleAgent(Store)"),
     "decorated factory function": (
         PASS_THROUGH + "\n\n@traced\ndef make_agent(conn):\n    return ExampleAgent(conn)\n",
         "make_agent",

@@ -28,6 +28,7 @@ from acp_migrate.rules.shared.project_classes import Module, definition_of
 
 CONNECTION_CLASS = "AgentSideConnection"
 FACTORY_KEYWORD = "to_agent"  # SDK 0.4-0.6's name for the factory parameter
+MAX_FOLLOWED = 6  # wrappers and names followed into a factory
 
 
 def check_agent_factories(context: FileContext) -> None:
@@ -78,12 +79,44 @@ def _wrapped(context: FileContext, factory: cst.BaseExpression) -> list[cst.Base
     if not isinstance(factory, cst.Call):
         return []
     positional = [arg for arg in factory.args if arg.keyword is None and not arg.star]
-    if context.resolve(factory.func) == "functools.partial" and positional and positional[0] is factory.args[0]:
+    if _is_partial(context, factory):
         return [positional[0].value]
+    if not any(_is_factory(context, arg.value) for arg in positional):
+        return []  # the agent itself (SDK 0.7+: `AgentSideConnection(Agent(), ...)`): no factory
+    callee = definition_of(context, factory.func, Module.of(context))
+    if callee is not None and isinstance(callee[0], cst.ClassDef) and "__call__" not in methods_of(callee[0]):
+        return []  # the agent, given a class or function
     if len(factory.args) != 1 or not positional:
         raise CannotRewire(_unproven(context, factory.func, factory))
     _check_pass_through(context, factory.func, factory, Module.of(context))
     return [positional[0].value]
+
+
+def _is_partial(context: FileContext, call: cst.Call) -> bool:
+    first = call.args[0] if call.args else None
+    return (
+        context.resolve(call.func) == "functools.partial"
+        and first is not None
+        and first.keyword is None
+        and not first.star
+    )
+
+
+def _is_factory(context: FileContext, expression: cst.BaseExpression, depth: int = 0) -> bool:
+    """A lambda, a class or function of the project, or one wrapped (or named) so: what
+    a wrapper is given. A value the agent is built from is none of these."""
+    if isinstance(expression, cst.Lambda):
+        return True
+    if depth > MAX_FOLLOWED:
+        return False
+    if isinstance(expression, cst.Call):
+        wrapped = [arg.value for arg in expression.args if arg.keyword is None and not arg.star]
+        return _is_partial(context, expression) or any(_is_factory(context, arg, depth + 1) for arg in wrapped)
+    if isinstance(expression, (cst.Name, cst.Attribute)) and definition_of(context, expression, Module.of(context)):
+        return True
+    return isinstance(expression, cst.Name) and any(
+        _is_factory(context, value, depth + 1) for value in _assigned(context, expression.value)
+    )
 
 
 def _assigned(context: FileContext, name: str) -> list[cst.BaseExpression]:
