@@ -84,6 +84,11 @@ PROVEN = {
         "traced(ExampleAgent)",
     ),
     "a name assigned it": (PASS_THROUGH + "\n\nmake_agent = traced(ExampleAgent)\n", "make_agent"),
+    "a factory setting up its agent": (
+        "\nmade = []\n\n\ndef make_agent(conn):\n    agent = ExampleAgent(conn)\n    made.append(agent)\n"
+        "    return agent\n",
+        "make_agent",
+    ),
     # SDK 0.7+ give `AgentSideConnection` the agent itself: no factory to prove.
     "an agent": ("", "ExampleAgent(None)"),
     "an agent a function makes": (
@@ -148,6 +153,20 @@ REFUSED_WRAPPERS = {
         wrapped_by("return factory(Proxy(conn))") + "\n\nmake_agent = traced(ExampleAgent)\n",
         "make_agent",
     ),
+    "a lambda handing a proxy": ("", "lambda conn: ExampleAgent(Proxy(conn))"),
+    "a factory handing a proxy": (
+        "\ndef make_agent(conn):\n    return ExampleAgent(Proxy(conn))\n",
+        "make_agent",
+    ),
+    "a factory keeping its agent": (
+        "\n_agent = None\n\n\ndef make_agent(conn):\n    global _agent\n    if _agent is None:\n"
+        "        _agent = ExampleAgent(conn)\n    return _agent\n",
+        "make_agent",
+    ),
+    "a factory returning another agent": (
+        "\ndef make_agent(conn):\n    agent = ExampleAgent(conn)\n    agent = Traced(agent)\n    return agent\n",
+        "make_agent",
+    ),
     "decorator factory": (
         "\ndef traced(name):\n    return lambda factory: factory\n",
         'traced("agent")(lambda conn: ExampleAgent(conn))',
@@ -156,10 +175,22 @@ REFUSED_WRAPPERS = {
     "attribute": ("\nimport tracing_kit\n", "tracing_kit.traced(lambda conn: ExampleAgent(conn))"),
 }
 
-SHOWN = {
-    "cached factory function": "functools.lru_cache(maxsize=1)",
-    "decorator factory": 'traced("agent")',
-    "attribute": "tracing_kit.traced",
+# What the refusal says, and on which line (the first holding the text): the wrapper,
+# where the factory gets it (the call, or the decorator line); else the factory itself.
+WRAPPED = "is wrapped by `{}`"
+NAMED = {
+    "a lambda handing a proxy": (
+        "AgentSideConnection(",
+        "`lambda conn: ExampleAgent(Proxy(conn))` does more than hand the agent its connection",
+    ),
+    **{
+        shape: ("AgentSideConnection(", "`make_agent` does more than make the agent with its connection and return it")
+        for shape in ("a factory handing a proxy", "a factory keeping its agent", "a factory returning another agent")
+    },
+    "cached factory function": ("@functools", WRAPPED.format("functools.lru_cache(maxsize=1)")),
+    "decorator factory": ("AgentSideConnection(", WRAPPED.format('traced("agent")')),
+    "attribute": ("AgentSideConnection(", WRAPPED.format("tracing_kit.traced")),
+    "a name assigned it": ("make_agent = ", WRAPPED.format("traced")),
 }
 
 
@@ -181,16 +212,10 @@ def test_any_other_wrapper_keeps_the_commands_and_names_it(shape: str) -> None:
     wrapper, factory = REFUSED_WRAPPERS[shape]
     analysis = analyse(wrapper, factory)
     [left] = analysis.remaining
-    # Named: the wrapper, where the factory gets it (the call, or the decorator line).
-    shown = SHOWN.get(shape, "traced")
-    lines = AGENT.format(wrapper=wrapper, factory=factory).splitlines()
-    line = next(
-        i
-        for i, text in enumerate(lines, 1)
-        if (f"{shown}(" in text or f"@{shown}" in text) and not text.startswith(("def ", "class "))
-    )
+    marker, named = NAMED.get(shape, ("AgentSideConnection(", WRAPPED.format("traced")))
+    line = next(i for i, text in enumerate(AGENT.format(wrapper=wrapper, factory=factory).splitlines(), 1) if marker in text)
     assert left.code == "ACP005"
-    assert f"the agent factory (line {line}) is wrapped by `{shown}`" in left.message
+    assert f"the agent factory (line {line}) {named}" in left.message
     assert "check that the shim is bound to the connection that serves the session" in left.message
     assert "slashCommands=COMMANDS" in analysis.fixed_source.decode()  # still advertised: nothing lost
 

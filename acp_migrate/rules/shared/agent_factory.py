@@ -6,13 +6,15 @@ its connection in. A wrapped factory (`traced(lambda conn: Agent(conn))`, `@trac
 a factory function) may give the agent something else: a proxy of the connection (the
 advertiser then fails to bind, and `initialize` with it), or an agent made for an
 earlier connection (the advertiser watches that one, and no later session gets its
-commands). A wrapper is proven from its code in the module: a function whose inner
+commands). A wrapper is proven from its code in the project: a function whose inner
 function (or a class whose `__call__`) calls the factory with its own argument,
 unchanged, and returns what that call returns, doing nothing else with either
-(logging, `functools.wraps`, a `try` around the call are fine). `functools.partial(F,
-...)` calls `F` with the connection; a name is followed to its definition or the
-values assigned to it. Any other wrapper, or one whose code is not in the module,
-refuses the rewire (CannotRewire). Not a rule: the rewire asks it.
+(logging, `functools.wraps`, a `try` around the call are fine). The factory itself, a
+lambda or a function of the project, must hand its argument itself to the call making
+the agent and return it (`lambda conn: Agent(Tracing(conn))` is refused).
+`functools.partial(F, ...)` calls `F` with the connection; a name is followed to its
+definition or the values assigned to it. Any other wrapper, or one whose code is not in
+the project, refuses the rewire (CannotRewire). Not a rule: the rewire asks it.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from acp_migrate.cst.walk import walk
 from acp_migrate.rules.context import FileContext, all_params
 from acp_migrate.rules.shared.list_owner import CannotRewire, methods_of, self_name
 from acp_migrate.rules.shared.project_classes import Module, definition_of
+from acp_migrate.rules.shared.syntax import assignment_targets, target_names
 
 CONNECTION_CLASS = "AgentSideConnection"
 FACTORY_KEYWORD = "to_agent"  # SDK 0.4-0.6's name for the factory parameter
@@ -66,15 +69,26 @@ def _wrapped(context: FileContext, factory: cst.BaseExpression) -> list[cst.Base
     """What `factory` hands the connection to, once its wrappers are proven: the
     wrapped factory, the values a name is assigned; nothing for a lambda, a class or
     a function (the connection goes straight in)."""
+    if isinstance(factory, cst.Lambda):
+        params = all_params(factory.params)
+        conn = params[0].name.value if len(params) == 1 and not params[0].star else None
+        if conn is None or not _hands_on(factory.body, conn) or mentions(factory.body)[conn] != 1:
+            raise _refused(context, factory, f"`{context.code(factory)}` does more than hand the agent its connection")
+        return []
     if isinstance(factory, (cst.Name, cst.Attribute)):
         found = definition_of(context, factory, Module.of(context))
         if found is None:
             return _assigned(context, factory.value) if isinstance(factory, cst.Name) else []
         definition, module = found
-        for decorator in definition.decorators if isinstance(definition, cst.FunctionDef) else ():
-            # Named where this module shows it: the decorator, else the factory's name.
-            at = decorator if module.identity is None else factory
-            _check_pass_through(context, decorator.decorator, at, module)
+        if isinstance(definition, cst.FunctionDef):
+            for decorator in definition.decorators:
+                # Named where this module shows it: the decorator, else the factory's name.
+                at = decorator if module.identity is None else factory
+                _check_pass_through(context, decorator.decorator, at, module)
+            params = all_params(definition.params)
+            if not params or not _calls_and_returns(definition, params[0]):
+                what = f"`{definition.name.value}` does more than make the agent with its connection and return it"
+                raise _refused(context, factory, what)
         return []
     if not isinstance(factory, cst.Call):
         return []
@@ -87,7 +101,7 @@ def _wrapped(context: FileContext, factory: cst.BaseExpression) -> list[cst.Base
     if callee is not None and isinstance(callee[0], cst.ClassDef) and "__call__" not in methods_of(callee[0]):
         return []  # the agent, given a class or function
     if len(factory.args) != 1 or not positional:
-        raise CannotRewire(_unproven(context, factory.func, factory))
+        raise _unproven(context, factory.func, factory)
     _check_pass_through(context, factory.func, factory, Module.of(context))
     return [positional[0].value]
 
@@ -136,7 +150,7 @@ def _check_pass_through(context: FileContext, wrapper: cst.BaseExpression, at: c
     the connection through; `at`: the node of this file the refusal names."""
     found = definition_of(context, wrapper, module)
     if found is None:
-        raise CannotRewire(_unproven(context, wrapper, at, "its code is not in the project"))
+        raise _unproven(context, wrapper, at, "its code is not in the project")
     definition, home = found
     proven = (
         _function_passes_through(home, definition)
@@ -144,15 +158,19 @@ def _check_pass_through(context: FileContext, wrapper: cst.BaseExpression, at: c
         else _class_passes_through(home, definition)
     )
     if not proven:
-        raise CannotRewire(_unproven(context, wrapper, at))
+        raise _unproven(context, wrapper, at)
 
 
-def _unproven(context: FileContext, wrapper: cst.BaseExpression, at: cst.CSTNode, why: str = "") -> str:
-    line = positions_of(context.module, [at])[at].start.line
+def _unproven(context: FileContext, wrapper: cst.BaseExpression, at: cst.CSTNode, why: str = "") -> CannotRewire:
     why = why or "it does more than call the factory with the connection and return the agent"
-    return (
-        f"the agent factory (line {line}) is wrapped by `{context.code(wrapper)}`, whose effect on the connection"
-        f" cannot be proven ({why}): check that the shim is bound to the connection that serves the session"
+    what = f"is wrapped by `{context.code(wrapper)}`, whose effect on the connection cannot be proven ({why})"
+    return _refused(context, at, what)
+
+
+def _refused(context: FileContext, at: cst.CSTNode, what: str) -> CannotRewire:
+    line = positions_of(context.module, [at])[at].start.line
+    return CannotRewire(
+        f"the agent factory (line {line}) {what}: check that the shim is bound to the connection that serves the session"
     )
 
 
@@ -172,7 +190,7 @@ def _function_passes_through(module: Module, wrapper: cst.FunctionDef) -> bool:
     make_params = all_params(make.params)
     if len(wraps) != len(make.decorators) or len(make_params) != 1:
         return False
-    calls = _calls_and_returns(make, factory, make_params[0])
+    calls = _calls_and_returns(make, make_params[0], factory)
     counts = mentions(body)
     return bool(calls) and counts[make.name.value] == 1 and counts[factory] == len(wraps) + calls
 
@@ -205,7 +223,7 @@ def _class_passes_through(module: Module, wrapper: cst.ClassDef) -> bool:
     )
     if len(stored) != 1 or mentions(init.body)[factory] != 1 + updates:
         return False
-    calls = _calls_and_returns(call, f"{self_name(call)}.{stored[0]}", call_params[1])
+    calls = _calls_and_returns(call, call_params[1], f"{self_name(call)}.{stored[0]}")
     return bool(calls) and _attribute_uses(wrapper, stored[0]) == 1 + calls
 
 
@@ -252,11 +270,13 @@ def _code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
 
 
-def _calls_and_returns(make: cst.FunctionDef, factory: str, param: cst.Param) -> int:
+def _calls_and_returns(make: cst.FunctionDef, param: cst.Param, factory: str | None = None) -> int:
     """How many `factory(conn)` calls `make` makes, 0 unless they are all it does with
     `conn`, each is returned or assigned to a name used only by `return`, and every
-    `return` returns one of them. `factory`: the callee's code (`factory`, `self.factory`)."""
-    if make.asynchronous or param.star:
+    `return` returns one of them. `factory`: the callee's code (`factory`,
+    `self.factory`); None: any call given `conn` (the agent's class, for a factory,
+    which may also use the agent it makes, but not bind its name to anything else)."""
+    if make.asynchronous or param.star or not isinstance(make.body, cst.IndentedBlock):
         return 0
     scan = _Scan(factory, param.name.value)
     walk(make.body, scan)
@@ -266,29 +286,40 @@ def _calls_and_returns(make: cst.FunctionDef, factory: str, param: cst.Param) ->
     names = [value.value for value in scan.returned if isinstance(value, cst.Name) and value.value in scan.results]
     if len(names) + scan.returned_calls != len(scan.returned):
         return 0  # a return of something else
-    if any(counts[name] != assigned + names.count(name) for name, assigned in scan.results.items()):
-        return 0  # a result used otherwise
+    if factory is None:  # the agent may be set up, but it is the one returned
+        if set(scan.results) & scan.rebound:
+            return 0
+    elif any(counts[name] != assigned + names.count(name) for name, assigned in scan.results.items()):
+        return 0  # a wrapper using the agent otherwise
     placed = scan.returned_calls + sum(scan.results.values())
     return scan.calls if placed == scan.calls else 0  # else a call's result used otherwise
+
+
+def _hands_on(node: cst.BaseExpression, conn: str, callee: str | None = None) -> bool:
+    """`callee(conn)`; with no callee, any call given `conn` itself as an argument."""
+    if not isinstance(node, cst.Call) or callee is not None and (_code(node.func) != callee or len(node.args) != 1):
+        return False
+    return any(
+        not arg.star and isinstance(arg.value, cst.Name) and arg.value.value == conn and (callee is None or not arg.keyword)
+        for arg in node.args
+    )
 
 
 class _Scan(cst.CSTVisitor):
     """The `factory(conn)` calls of an inner function, what it returns and the names
     it assigns the calls to."""
 
-    def __init__(self, factory: str, conn: str) -> None:
+    def __init__(self, factory: str | None, conn: str) -> None:
         self.factory, self.conn = factory, conn
         self.calls = 0
         self.returned_calls = 0
         self.returned: list[cst.BaseExpression] = []
         self.results: dict[str, int] = {}  # name -> how many times a call is assigned to it
+        self.rebound: set[str] = set()  # names bound to something else, or global
         self.other = False  # a nested function or class (its returns are not ours), a generator
 
     def is_call(self, node: cst.BaseExpression) -> bool:
-        if not (isinstance(node, cst.Call) and _code(node.func) == self.factory and len(node.args) == 1):
-            return False
-        arg = node.args[0]
-        return arg.keyword is None and not arg.star and isinstance(arg.value, cst.Name) and arg.value.value == self.conn
+        return _hands_on(node, self.conn, self.factory)
 
     def visit_Call(self, node: cst.Call) -> None:
         self.calls += self.is_call(node)
@@ -301,12 +332,33 @@ class _Scan(cst.CSTVisitor):
             self.returned_calls += self.is_call(node.value)
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        if self.is_call(node.value):
-            target = node.targets[0].target if len(node.targets) == 1 else None
-            if isinstance(target, cst.Name):
-                self.results[target.value] = self.results.get(target.value, 0) + 1
-            else:
-                self.other = True
+        if not self.is_call(node.value):
+            self._bound(node)
+            return
+        target = node.targets[0].target if len(node.targets) == 1 else None
+        if isinstance(target, cst.Name):
+            self.results[target.value] = self.results.get(target.value, 0) + 1
+        else:
+            self.other = True
+
+    def _bound(self, node: cst.Assign | cst.AnnAssign | cst.AugAssign) -> None:
+        self.rebound.update(name for target in assignment_targets(node) for name in target_names(target))
+
+    visit_AnnAssign = visit_AugAssign = _bound
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self.rebound.update(target_names(node.target))
+
+    def visit_For(self, node: cst.For) -> None:
+        self.rebound.update(target_names(node.target))
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        self.rebound.update(target_names(node.name))
+
+    def visit_Global(self, node: cst.Global) -> None:
+        self.rebound.update(item.name.value for item in node.names)
+
+    visit_Nonlocal = visit_Global
 
     def _other(self, node: cst.CSTNode) -> bool:
         self.other = True
