@@ -6,16 +6,22 @@ connection (rules/shared/agent_factory.py), and otherwise exits 1 naming the wra
 The refused golden cases (golden/todo-sdk-0-4-9-factory-*) each lost commands when
 migrated before: a tracing proxy failed `bind`, and so `initialize`; an agent cached
 across connections left every later connection without commands (two connections in
-one process). The migrated ones run over stdio in tests/test_golden_runs.py.
+one process: support/two_connections.py gives the second `null`). The migrated ones
+run over stdio in tests/test_golden_runs.py, and here serve two connections in one
+process with one factory.
 """
 
 from __future__ import annotations
 
+import json
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 from support.command import run_acp_migrate
+from support.golden_tree import expected_tree
+from support.sdk_venv import sdk_env, sdk_python
 
 from acp_migrate.engine.analysis.codemod import analyze_source
 from acp_migrate.engine.execution.modules import in_memory_modules
@@ -24,6 +30,8 @@ from acp_migrate.settings import RuleSettings
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 REFUSED = sorted(p.name for p in GOLDEN.glob("todo-sdk-0-4-9-factory-*"))
 SETTINGS = RuleSettings(runtime_import="acp_migrate.runtime")
+FACTORY = "traced(lambda conn: ExampleAgent(conn))"  # how the migrated golden cases make their agent
+HANG_GUARD = 60.0  # seconds; only ends a wait that would never end
 
 AGENT = """\
 import functools
@@ -253,3 +261,27 @@ def _slash_line(source: list[str]) -> int:
 
 def test_the_refused_cases_are_there() -> None:
     assert len(REFUSED) == 3
+
+
+TWO_CONNECTIONS = Path(__file__).resolve().parent / "support" / "two_connections.py"
+MIGRATED = sorted(p.name for p in GOLDEN.glob("rewire-sdk-0-4-9-*factory*"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", MIGRATED)
+def test_a_migrated_agent_made_through_a_wrapper_advertises_on_every_connection(case: str, tmp_path: Path) -> None:
+    """One factory serving two connections in one process, as a server accepting them
+    does: the wrapper proven, each connection's agent is its own and advertises on it."""
+    folder = expected_tree(GOLDEN / case, tmp_path / case)
+    spec = {"root": str(folder), "module": "agent", "factory": FACTORY, "timeout": HANG_GUARD}
+    served = subprocess.run(
+        [str(sdk_python("0.4.9")), str(TWO_CONNECTIONS), json.dumps(spec)],
+        env={**sdk_env(), "PYTHONDONTWRITEBYTECODE": "1"},
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=HANG_GUARD * 3,  # a hang guard only
+    )
+    assert served.returncode == 0, served.stderr
+    assert json.loads(served.stdout) == {"lists": [["web", "test"], ["web", "test"]]}, served.stderr
