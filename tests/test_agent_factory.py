@@ -183,22 +183,19 @@ REFUSED_WRAPPERS = {
     "attribute": ("\nimport tracing_kit\n", "tracing_kit.traced(lambda conn: ExampleAgent(conn))"),
 }
 
-# What the refusal says, and on which line (the first holding the text): the wrapper,
-# where the factory gets it (the call, or the decorator line); else the factory itself.
+# What the refusal names: the factory as `AgentSideConnection` (or the name it goes
+# through) gets it, and the wrapper; by default `traced`, wrapping the factory given.
 WRAPPED = "is wrapped by `{}`"
 NAMED = {
-    "a lambda handing a proxy": (
-        "AgentSideConnection(",
-        "`lambda conn: ExampleAgent(Proxy(conn))` does more than hand the agent its connection",
-    ),
+    "a lambda handing a proxy": (None, "does more than hand the agent its connection"),
     **{
-        shape: ("AgentSideConnection(", "`make_agent` does more than make the agent with its connection and return it")
+        shape: (None, "does more than make the agent with its connection and return it")
         for shape in ("a factory handing a proxy", "a factory keeping its agent", "a factory returning another agent")
     },
-    "cached factory function": ("@functools", WRAPPED.format("functools.lru_cache(maxsize=1)")),
-    "decorator factory": ("AgentSideConnection(", WRAPPED.format('traced("agent")')),
-    "attribute": ("AgentSideConnection(", WRAPPED.format("tracing_kit.traced")),
-    "a name assigned it": ("make_agent = ", WRAPPED.format("traced")),
+    "cached factory function": (None, WRAPPED.format("functools.lru_cache(maxsize=1)")),
+    "decorator factory": (None, WRAPPED.format('traced("agent")')),
+    "attribute": (None, WRAPPED.format("tracing_kit.traced")),
+    "a name assigned it": ("traced(ExampleAgent)", WRAPPED.format("traced")),
 }
 
 
@@ -220,10 +217,9 @@ def test_any_other_wrapper_keeps_the_commands_and_names_it(shape: str) -> None:
     wrapper, factory = REFUSED_WRAPPERS[shape]
     analysis = analyse(wrapper, factory)
     [left] = analysis.remaining
-    marker, named = NAMED.get(shape, ("AgentSideConnection(", WRAPPED.format("traced")))
-    line = next(i for i, text in enumerate(AGENT.format(wrapper=wrapper, factory=factory).splitlines(), 1) if marker in text)
+    shown, named = NAMED.get(shape, (None, WRAPPED.format("traced")))
     assert left.code == "ACP005"
-    assert f"the agent factory (line {line}) {named}" in left.message
+    assert f"the agent factory `{shown or factory}` {named}" in left.message
     assert "check that the shim is bound to the connection that serves the session" in left.message
     assert "slashCommands=COMMANDS" in analysis.fixed_source.decode()  # still advertised: nothing lost
 
@@ -248,9 +244,8 @@ def test_fix_exits_1_naming_the_wrapper(case: str, tmp_path: Path) -> None:
     fixed = run_acp_migrate("fix", ".", cwd=project, text=True)
     assert fixed.returncode == 1, fixed.stdout + fixed.stderr
     source = (GOLDEN / case / "input" / "agent.py").read_text().splitlines()
-    factory_line = next(i for i, line in enumerate(source, 1) if "AgentSideConnection(traced(" in line)
     assert f"agent.py:{_slash_line(source)}:" in fixed.stdout
-    assert f"the agent factory (line {factory_line}) is wrapped by `traced`" in fixed.stdout
+    assert f"the agent factory `{FACTORY}` is wrapped by `traced`" in fixed.stdout
     assert not (project / "acp_command_advertiser.py").exists()
     assert "slashCommands=COMMANDS" in (project / "agent.py").read_text()
 
@@ -285,3 +280,34 @@ def test_a_migrated_agent_made_through_a_wrapper_advertises_on_every_connection(
     )
     assert served.returncode == 0, served.stderr
     assert json.loads(served.stdout) == {"lists": [["web", "test"], ["web", "test"]]}, served.stderr
+
+
+def test_an_agent_migrated_before_is_reported_where_it_binds() -> None:
+    """Code migrated by hand or by an earlier release: `check` says the bound connection
+    is not proven (ACP010), where a proven wrapper leaves it silent."""
+    migrated = (
+        AGENT.replace("from acp.schema", "from acp_migrate.runtime import CommandAdvertiser\nfrom acp.schema")
+        .replace("        self._conn = conn\n", "        self._conn = conn\n        self.advertiser = CommandAdvertiser()\n")
+        .replace(
+            "            agentCapabilities=AgentCapabilities(slashCommands=COMMANDS),\n",
+            "            agentCapabilities=AgentCapabilities(),\n",
+        )
+        .replace(
+            "    async def initialize(self, params):\n",
+            "    async def initialize(self, params):\n"
+            "        self.advertiser.bind(self._conn)\n        self.advertiser.advertise(COMMANDS)\n",
+        )
+    )
+    findings = {}
+    for shape, (wrapper, factory) in {"proven": PROVEN["pass-through"], "proxy": REFUSED_WRAPPERS["hands a proxy"]}.items():
+        source = migrated.format(wrapper=wrapper, factory=factory)
+        analysis = analyze_source(source.encode(), path="agent.py", fix=False, settings=SETTINGS)
+        findings[shape] = [(f.line, f.code, f.message) for f in analysis.findings]
+        bind_line = source.splitlines().index("        self.advertiser.bind(self._conn)") + 1
+    assert findings["proven"] == []
+    [(line, code, message)] = findings["proxy"]
+    assert (line, code) == (bind_line, "ACP010")
+    assert message.startswith(
+        f"`self.advertiser` is bound to the connection the agent was made with, but the agent factory `{FACTORY}`"
+        " is wrapped by `traced`"
+    )

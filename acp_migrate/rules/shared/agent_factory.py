@@ -22,7 +22,6 @@ from __future__ import annotations
 import libcst as cst
 
 from acp_migrate.cst.names import last_part, mentions
-from acp_migrate.cst.positions import positions_of
 from acp_migrate.cst.walk import walk
 from acp_migrate.rules.context import FileContext, all_params
 from acp_migrate.rules.shared.list_owner import CannotRewire, methods_of, self_name
@@ -73,7 +72,7 @@ def _wrapped(context: FileContext, factory: cst.BaseExpression) -> list[cst.Base
         params = all_params(factory.params)
         conn = params[0].name.value if len(params) == 1 and not params[0].star else None
         if conn is None or not _hands_on(factory.body, conn) or mentions(factory.body)[conn] != 1:
-            raise _refused(context, factory, f"`{context.code(factory)}` does more than hand the agent its connection")
+            raise _refused(context, factory, "does more than hand the agent its connection")
         return []
     if isinstance(factory, (cst.Name, cst.Attribute)):
         found = definition_of(context, factory, Module.of(context))
@@ -82,13 +81,10 @@ def _wrapped(context: FileContext, factory: cst.BaseExpression) -> list[cst.Base
         definition, module = found
         if isinstance(definition, cst.FunctionDef):
             for decorator in definition.decorators:
-                # Named where this module shows it: the decorator, else the factory's name.
-                at = decorator if module.identity is None else factory
-                _check_pass_through(context, decorator.decorator, at, module)
+                _check_pass_through(context, decorator.decorator, factory, module)
             params = all_params(definition.params)
             if not params or not _calls_and_returns(definition, params[0]):
-                what = f"`{definition.name.value}` does more than make the agent with its connection and return it"
-                raise _refused(context, factory, what)
+                raise _refused(context, factory, "does more than make the agent with its connection and return it")
         return []
     if not isinstance(factory, cst.Call):
         return []
@@ -145,12 +141,14 @@ def _assigned(context: FileContext, name: str) -> list[cst.BaseExpression]:
     return values
 
 
-def _check_pass_through(context: FileContext, wrapper: cst.BaseExpression, at: cst.CSTNode, module: Module) -> None:
+def _check_pass_through(
+    context: FileContext, wrapper: cst.BaseExpression, factory: cst.CSTNode, module: Module
+) -> None:
     """`wrapper`, named in `module`, is a function or class of the project that passes
-    the connection through; `at`: the node of this file the refusal names."""
+    the connection through; `factory`: what this file gives `AgentSideConnection`."""
     found = definition_of(context, wrapper, module)
     if found is None:
-        raise _unproven(context, wrapper, at, "its code is not in the project")
+        raise _unproven(context, wrapper, factory, "its code is not in the project")
     definition, home = found
     proven = (
         _function_passes_through(home, definition)
@@ -158,19 +156,21 @@ def _check_pass_through(context: FileContext, wrapper: cst.BaseExpression, at: c
         else _class_passes_through(home, definition)
     )
     if not proven:
-        raise _unproven(context, wrapper, at)
+        raise _unproven(context, wrapper, factory)
 
 
-def _unproven(context: FileContext, wrapper: cst.BaseExpression, at: cst.CSTNode, why: str = "") -> CannotRewire:
+def _unproven(context: FileContext, wrapper: cst.BaseExpression, factory: cst.CSTNode, why: str = "") -> CannotRewire:
     why = why or "it does more than call the factory with the connection and return the agent"
     what = f"is wrapped by `{context.code(wrapper)}`, whose effect on the connection cannot be proven ({why})"
-    return _refused(context, at, what)
+    return _refused(context, factory, what)
 
 
-def _refused(context: FileContext, at: cst.CSTNode, what: str) -> CannotRewire:
-    line = positions_of(context.module, [at])[at].start.line
+def _refused(context: FileContext, factory: cst.CSTNode, what: str) -> CannotRewire:
+    """Named by its code: `check` reads a shorter source (engine/analysis/hollow.py), whose
+    line numbers are not the file's."""
     return CannotRewire(
-        f"the agent factory (line {line}) {what}: check that the shim is bound to the connection that serves the session"
+        f"the agent factory `{context.code(factory)}` {what}: check that the shim is bound to the connection"
+        " that serves the session"
     )
 
 
