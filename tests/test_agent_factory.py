@@ -100,7 +100,7 @@ PROVEN = {
     # SDK 0.7+ give `AgentSideConnection` the agent itself: no factory to prove.
     "an agent": ("", "ExampleAgent(None)"),
     "an agent a function makes": (
-        '\nSETTINGS = {}\n\n\ndef make_agent(settings):\n    return ExampleAgent(settings)\n',
+        "\nSETTINGS = {}\n\n\ndef make_agent(settings):\n    return ExampleAgent(settings)\n",
         "make_agent(SETTINGS)",
     ),
     "an agent given a class": ("\nclass Store:\n    pass\n", "ExampleAgent(Store)"),
@@ -287,7 +287,9 @@ def test_an_agent_migrated_before_is_reported_where_it_binds() -> None:
     is not proven (ACP010), where a proven wrapper leaves it silent."""
     migrated = (
         AGENT.replace("from acp.schema", "from acp_migrate.runtime import CommandAdvertiser\nfrom acp.schema")
-        .replace("        self._conn = conn\n", "        self._conn = conn\n        self.advertiser = CommandAdvertiser()\n")
+        .replace(
+            "        self._conn = conn\n", "        self._conn = conn\n        self.advertiser = CommandAdvertiser()\n"
+        )
         .replace(
             "            agentCapabilities=AgentCapabilities(slashCommands=COMMANDS),\n",
             "            agentCapabilities=AgentCapabilities(),\n",
@@ -299,7 +301,10 @@ def test_an_agent_migrated_before_is_reported_where_it_binds() -> None:
         )
     )
     findings = {}
-    for shape, (wrapper, factory) in {"proven": PROVEN["pass-through"], "proxy": REFUSED_WRAPPERS["hands a proxy"]}.items():
+    for shape, (wrapper, factory) in {
+        "proven": PROVEN["pass-through"],
+        "proxy": REFUSED_WRAPPERS["hands a proxy"],
+    }.items():
         source = migrated.format(wrapper=wrapper, factory=factory)
         analysis = analyze_source(source.encode(), path="agent.py", fix=False, settings=SETTINGS)
         findings[shape] = [(f.line, f.code, f.message) for f in analysis.findings]

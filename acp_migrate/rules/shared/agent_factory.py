@@ -218,9 +218,7 @@ def _class_passes_through(module: Module, wrapper: cst.ClassDef) -> bool:
         and _code(small.targets[0].target).startswith(f"{me}.")
         and _code(small.value) == factory
     ]
-    updates = sum(
-        _is_functools_call(module, node, "update_wrapper", me, factory) for node in _calls_in(init.body)
-    )
+    updates = sum(_is_functools_call(module, node, "update_wrapper", me, factory) for node in _calls_in(init.body))
     if len(stored) != 1 or mentions(init.body)[factory] != 1 + updates:
         return False
     calls = _calls_and_returns(call, call_params[1], f"{self_name(call)}.{stored[0]}")
@@ -300,7 +298,10 @@ def _hands_on(node: cst.BaseExpression, conn: str, callee: str | None = None) ->
     if not isinstance(node, cst.Call) or callee is not None and (_code(node.func) != callee or len(node.args) != 1):
         return False
     return any(
-        not arg.star and isinstance(arg.value, cst.Name) and arg.value.value == conn and (callee is None or not arg.keyword)
+        not arg.star
+        and isinstance(arg.value, cst.Name)
+        and arg.value.value == conn
+        and (callee is None or not arg.keyword)
         for arg in node.args
     )
 
