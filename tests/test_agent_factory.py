@@ -14,6 +14,7 @@ process with one factory.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -30,7 +31,7 @@ from acp_migrate.settings import RuleSettings
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 REFUSED = sorted(p.name for p in GOLDEN.glob("todo-sdk-0-4-9-factory-*"))
 SETTINGS = RuleSettings(runtime_import="acp_migrate.runtime")
-FACTORY = "traced(lambda conn: ExampleAgent(conn))"  # how the migrated golden cases make their agent
+FACTORY = "traced(lambda conn: ExampleAgent(conn))"  # how the refused golden cases make their agent
 HANG_GUARD = 60.0  # seconds; only ends a wait that would never end
 
 AGENT = """\
@@ -90,6 +91,17 @@ PROVEN = {
         "        functools.update_wrapper(self, factory)\n        self.made = 0\n\n"
         "    def __call__(self, conn):\n        self.made += 1\n        return self.factory(conn)\n",
         "traced(ExampleAgent)",
+    ),
+    "generic, in a span": (
+        "\ndef traced(factory):\n    @functools.wraps(factory)\n    def wrapper(*args, **kwargs):\n"
+        '        with logging_span("agent"):\n            return factory(*args, **kwargs)\n\n    return wrapper\n',
+        "traced(lambda conn: ExampleAgent(conn))",
+    ),
+    "a decorator made with a name": (
+        "\ndef traced(name):\n    def decorator(factory):\n        def make(conn):\n"
+        '            logging.info("making %s", name)\n            return factory(conn)\n\n'
+        "        return make\n\n    return decorator\n",
+        'traced("agent")(lambda conn: ExampleAgent(conn))',
     ),
     "a name assigned it": (PASS_THROUGH + "\n\nmake_agent = traced(ExampleAgent)\n", "make_agent"),
     "a factory setting up its agent": (
@@ -175,6 +187,16 @@ REFUSED_WRAPPERS = {
         "\ndef make_agent(conn):\n    agent = ExampleAgent(conn)\n    agent = Traced(agent)\n    return agent\n",
         "make_agent",
     ),
+    "generic, adding an argument": (
+        "\ndef traced(factory):\n    def wrapper(*args, **kwargs):\n"
+        "        return factory(*args, tracer=None, **kwargs)\n\n    return wrapper\n",
+        "traced(lambda conn, tracer=None: ExampleAgent(conn))",
+    ),
+    "a decorator made with a name, handing a proxy": (
+        "\ndef traced(name):\n    def decorator(factory):\n        def make(conn):\n"
+        "            return factory(Proxy(conn))\n\n        return make\n\n    return decorator\n",
+        'traced("agent")(lambda conn: ExampleAgent(conn))',
+    ),
     "decorator factory": (
         "\ndef traced(name):\n    return lambda factory: factory\n",
         'traced("agent")(lambda conn: ExampleAgent(conn))',
@@ -194,6 +216,7 @@ NAMED = {
     },
     "cached factory function": (None, WRAPPED.format("functools.lru_cache(maxsize=1)")),
     "decorator factory": (None, WRAPPED.format('traced("agent")')),
+    "a decorator made with a name, handing a proxy": (None, WRAPPED.format('traced("agent")')),
     "attribute": (None, WRAPPED.format("tracing_kit.traced")),
     "a name assigned it": ("traced(ExampleAgent)", WRAPPED.format("traced")),
 }
@@ -268,7 +291,8 @@ def test_a_migrated_agent_made_through_a_wrapper_advertises_on_every_connection(
     """One factory serving two connections in one process, as a server accepting them
     does: the wrapper proven, each connection's agent is its own and advertises on it."""
     folder = expected_tree(GOLDEN / case, tmp_path / case)
-    spec = {"root": str(folder), "module": "agent", "factory": FACTORY, "timeout": HANG_GUARD}
+    factory = re.search(r"AgentSideConnection\((.*), writer, reader\)", (folder / "agent.py").read_text())[1]
+    spec = {"root": str(folder), "module": "agent", "factory": factory, "timeout": HANG_GUARD}
     served = subprocess.run(
         [str(sdk_python("0.4.9")), str(TWO_CONNECTIONS), json.dumps(spec)],
         env={**sdk_env(), "PYTHONDONTWRITEBYTECODE": "1"},

@@ -127,6 +127,13 @@ RUNS = (
         sdk="0.4.9",
     ),
     Run(
+        "rewire-sdk-0-4-9-factory-generic-decorator",
+        'traced("agent")(lambda c: ExampleAgent(c))(conn)',
+        "new load",
+        "web test",
+        sdk="0.4.9",
+    ),
+    Run(
         "rewire-sdk-0-4-9-factory-wraps-try-except",
         "traced(lambda c: ExampleAgent(c))(conn)",
         "new load",

@@ -71,7 +71,7 @@ def _wrapped(context: FileContext, factory: cst.BaseExpression) -> list[cst.Base
     if isinstance(factory, cst.Lambda):
         params = all_params(factory.params)
         conn = params[0].name.value if len(params) == 1 and not params[0].star else None
-        if conn is None or not _hands_on(factory.body, conn) or mentions(factory.body)[conn] != 1:
+        if conn is None or not _hands_on(factory.body, [("", conn)]) or mentions(factory.body)[conn] != 1:
             raise _refused(context, factory, "does more than hand the agent its connection")
         return []
     if isinstance(factory, (cst.Name, cst.Attribute)):
@@ -82,8 +82,8 @@ def _wrapped(context: FileContext, factory: cst.BaseExpression) -> list[cst.Base
         if isinstance(definition, cst.FunctionDef):
             for decorator in definition.decorators:
                 _check_pass_through(context, decorator.decorator, factory, module)
-            params = all_params(definition.params)
-            if not params or not _calls_and_returns(definition, params[0]):
+            params = all_params(definition.params)[:1]
+            if not params or not _calls_and_returns(definition, params):
                 raise _refused(context, factory, "does more than make the agent with its connection and return it")
         return []
     if not isinstance(factory, cst.Call):
@@ -146,15 +146,20 @@ def _check_pass_through(
 ) -> None:
     """`wrapper`, named in `module`, is a function or class of the project that passes
     the connection through; `factory`: what this file gives `AgentSideConnection`."""
-    found = definition_of(context, wrapper, module)
+    # `traced("agent")`: a function of the project returning the decorator it defines.
+    made = isinstance(wrapper, cst.Call)
+    found = definition_of(context, wrapper.func if isinstance(wrapper, cst.Call) else wrapper, module)
     if found is None:
         raise _unproven(context, wrapper, factory, "its code is not in the project")
     definition, home = found
-    proven = (
-        _function_passes_through(home, definition)
-        if isinstance(definition, cst.FunctionDef)
-        else _class_passes_through(home, definition)
-    )
+    if made:
+        definition = _returned_function(definition) if isinstance(definition, cst.FunctionDef) else None
+    if definition is None:
+        proven = False
+    elif isinstance(definition, cst.FunctionDef):
+        proven = _function_passes_through(home, definition)
+    else:
+        proven = _class_passes_through(home, definition)
     if not proven:
         raise _unproven(context, wrapper, factory)
 
@@ -178,21 +183,27 @@ def _function_passes_through(module: Module, wrapper: cst.FunctionDef) -> bool:
     """`def traced(factory): def make(conn): ... return factory(conn) ...; return make`:
     besides the inner function and its return, nothing mentions the factory."""
     params = all_params(wrapper.params)
-    body = wrapper.body
-    if wrapper.decorators or wrapper.asynchronous or len(params) != 1 or not isinstance(body, cst.IndentedBlock):
+    make = _returned_function(wrapper)
+    if make is None or len(params) != 1:
         return False
     factory = params[0].name.value
+    wraps = [d for d in make.decorators if _is_functools_call(module, d.decorator, "wraps", factory)]
+    if len(wraps) != len(make.decorators):
+        return False
+    calls = _calls_and_returns(make, all_params(make.params), factory)
+    return bool(calls) and mentions(wrapper.body)[factory] == len(wraps) + calls
+
+
+def _returned_function(outer: cst.FunctionDef) -> cst.FunctionDef | None:
+    """The one function `outer` defines and ends returning, when nothing else in it
+    mentions that function (`outer` undecorated, not async)."""
+    body = outer.body
+    if outer.decorators or outer.asynchronous or not isinstance(body, cst.IndentedBlock):
+        return None
     inner = [s for s in body.body if isinstance(s, cst.FunctionDef)]
     if len(inner) != 1 or _returned_name(body.body[-1]) != inner[0].name.value:
-        return False
-    make = inner[0]
-    wraps = [d for d in make.decorators if _is_functools_call(module, d.decorator, "wraps", factory)]
-    make_params = all_params(make.params)
-    if len(wraps) != len(make.decorators) or len(make_params) != 1:
-        return False
-    calls = _calls_and_returns(make, make_params[0], factory)
-    counts = mentions(body)
-    return bool(calls) and counts[make.name.value] == 1 and counts[factory] == len(wraps) + calls
+        return None
+    return inner[0] if mentions(body)[inner[0].name.value] == 1 else None
 
 
 def _class_passes_through(module: Module, wrapper: cst.ClassDef) -> bool:
@@ -205,7 +216,7 @@ def _class_passes_through(module: Module, wrapper: cst.ClassDef) -> bool:
         return False
     init_params, call_params = all_params(init.params), all_params(call.params)
     me = self_name(init)
-    if me is None or self_name(call) is None or len(init_params) != 2 or len(call_params) != 2:
+    if me is None or self_name(call) is None or len(init_params) != 2:
         return False
     factory = init_params[1].name.value
     stored = [
@@ -221,7 +232,7 @@ def _class_passes_through(module: Module, wrapper: cst.ClassDef) -> bool:
     updates = sum(_is_functools_call(module, node, "update_wrapper", me, factory) for node in _calls_in(init.body))
     if len(stored) != 1 or mentions(init.body)[factory] != 1 + updates:
         return False
-    calls = _calls_and_returns(call, call_params[1], f"{self_name(call)}.{stored[0]}")
+    calls = _calls_and_returns(call, call_params[1:], f"{self_name(call)}.{stored[0]}")
     return bool(calls) and _attribute_uses(wrapper, stored[0]) == 1 + calls
 
 
@@ -268,18 +279,23 @@ def _code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
 
 
-def _calls_and_returns(make: cst.FunctionDef, param: cst.Param, factory: str | None = None) -> int:
+def _calls_and_returns(make: cst.FunctionDef, params: list[cst.Param], factory: str | None = None) -> int:
     """How many `factory(conn)` calls `make` makes, 0 unless they are all it does with
-    `conn`, each is returned or assigned to a name used only by `return`, and every
-    `return` returns one of them. `factory`: the callee's code (`factory`,
-    `self.factory`); None: any call given `conn` (the agent's class, for a factory,
-    which may also use the agent it makes, but not bind its name to anything else)."""
-    if make.asynchronous or param.star or not isinstance(make.body, cst.IndentedBlock):
+    its parameters `params` (`conn`, or `*args, **kwargs` passed on as they came), each is
+    returned or assigned to a name used only by `return`, and every `return` returns one
+    of them. `factory`: the callee's code (`factory`, `self.factory`); None: any call
+    given `conn` itself (the agent's class, for a factory, which may also use the agent
+    it makes, but not bind its name to anything else)."""
+    forwarded = [(param.star if isinstance(param.star, str) else "", param.name.value) for param in params]
+    stars = [star for star, _ in forwarded]
+    if stars not in ([""], ["*"], ["*", "**"]) or factory is None and stars != [""]:
         return 0
-    scan = _Scan(factory, param.name.value)
+    if make.asynchronous or not isinstance(make.body, cst.IndentedBlock):
+        return 0
+    scan = _Scan(factory, forwarded)
     walk(make.body, scan)
     counts = mentions(make.body)
-    if scan.other or counts[scan.conn] != scan.calls:
+    if scan.other or any(counts[name] != scan.calls for _, name in forwarded):
         return 0
     names = [value.value for value in scan.returned if isinstance(value, cst.Name) and value.value in scan.results]
     if len(names) + scan.returned_calls != len(scan.returned):
@@ -293,25 +309,23 @@ def _calls_and_returns(make: cst.FunctionDef, param: cst.Param, factory: str | N
     return scan.calls if placed == scan.calls else 0  # else a call's result used otherwise
 
 
-def _hands_on(node: cst.BaseExpression, conn: str, callee: str | None = None) -> bool:
-    """`callee(conn)`; with no callee, any call given `conn` itself as an argument."""
-    if not isinstance(node, cst.Call) or callee is not None and (_code(node.func) != callee or len(node.args) != 1):
+def _hands_on(node: cst.BaseExpression, forwarded: list[tuple[str, str]], callee: str | None = None) -> bool:
+    """`callee(conn)` (or `callee(*args, **kwargs)`): the parameters `forwarded` (star,
+    name) passed on as they came; with no callee, any call given `conn` itself."""
+    if not isinstance(node, cst.Call):
         return False
-    return any(
-        not arg.star
-        and isinstance(arg.value, cst.Name)
-        and arg.value.value == conn
-        and (callee is None or not arg.keyword)
-        for arg in node.args
-    )
+    given = [(arg.star, arg.value.value) if isinstance(arg.value, cst.Name) else None for arg in node.args]
+    if callee is None:
+        return ("", forwarded[0][1]) in given
+    return _code(node.func) == callee and all(arg.keyword is None for arg in node.args) and given == forwarded
 
 
 class _Scan(cst.CSTVisitor):
     """The `factory(conn)` calls of an inner function, what it returns and the names
     it assigns the calls to."""
 
-    def __init__(self, factory: str | None, conn: str) -> None:
-        self.factory, self.conn = factory, conn
+    def __init__(self, factory: str | None, forwarded: list[tuple[str, str]]) -> None:
+        self.factory, self.forwarded = factory, forwarded
         self.calls = 0
         self.returned_calls = 0
         self.returned: list[cst.BaseExpression] = []
@@ -320,7 +334,7 @@ class _Scan(cst.CSTVisitor):
         self.other = False  # a nested function or class (its returns are not ours), a generator
 
     def is_call(self, node: cst.BaseExpression) -> bool:
-        return _hands_on(node, self.conn, self.factory)
+        return _hands_on(node, self.forwarded, self.factory)
 
     def visit_Call(self, node: cst.Call) -> None:
         self.calls += self.is_call(node)
