@@ -7,9 +7,10 @@ a factory function) may give the agent something else: a proxy of the connection
 advertiser then fails to bind, and `initialize` with it), or an agent made for an
 earlier connection (the advertiser watches that one, and no later session gets its
 commands). A wrapper is proven from its code in the project: a function whose inner
-function (or a class whose `__call__`) calls the factory with its own argument,
-unchanged, and returns what that call returns, doing nothing else with either
-(logging, `functools.wraps`, a `try` around the call are fine). The factory itself, a
+function (or a class whose `__call__`) calls the factory with its own argument (or
+`*args, **kwargs`), unchanged, and returns what that call returns, doing nothing else
+with either (logging, `functools.wraps`, a `try` around the call are fine); or such a
+function that a function of the project returns (`traced("agent")`). The factory itself, a
 lambda or a function of the project, must hand its argument itself to the call making
 the agent and return it (`lambda conn: Agent(Tracing(conn))` is refused).
 `functools.partial(F, ...)` calls `F` with the connection; a name is followed to its
@@ -146,8 +147,7 @@ def _check_pass_through(
 ) -> None:
     """`wrapper`, named in `module`, is a function or class of the project that passes
     the connection through; `factory`: what this file gives `AgentSideConnection`."""
-    # `traced("agent")`: a function of the project returning the decorator it defines.
-    made = isinstance(wrapper, cst.Call)
+    made = isinstance(wrapper, cst.Call)  # `traced("agent")`: a function returning the decorator
     found = definition_of(context, wrapper.func if isinstance(wrapper, cst.Call) else wrapper, module)
     if found is None:
         raise _unproven(context, wrapper, factory, "its code is not in the project")
