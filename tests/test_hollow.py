@@ -145,6 +145,21 @@ def test_definitions_that_stay_whole(definition: str) -> None:
     assert hollow(definition + "\n\nx = 1\n") is None
 
 
+def test_what_an_agent_factory_goes_through_stays_whole() -> None:
+    """The rewire proves an SDK 0.4-0.6 factory from its code (rules/shared/agent_factory.py):
+    the wrappers and names `AgentSideConnection(...)` is given stay whole, others go."""
+    source = (
+        b"def traced(factory):\n    return factory\n\n\n"
+        b"def logged(factory):\n    return factory\n\n\n"
+        b"def unrelated():\n    return 1\n\n\n"
+        b"MAKE = logged(lambda conn: Agent(conn))\n\n\n"
+        b"def serve(writer, reader):\n    return AgentSideConnection(traced(MAKE), writer, reader)\n"
+    )
+    hollowed = hollow_out(source, ast.parse(source))
+    assert hollowed is not None
+    assert hollowed.source == source.replace(b"def unrelated():\n    return 1\n", b"def unrelated():\n    ...\n")
+
+
 def test_a_definition_importing_a_name_the_kept_code_uses_stays_whole() -> None:
     importer = "def setup():\n    global AgentCapabilities\n    from acp.schema import AgentCapabilities\n"
     other = "def unrelated():\n    from os import path\n    return path\n"

@@ -4,7 +4,8 @@ cannot hand to the agent's `CommandAdvertiser` (ACP001 says where the lists go).
 Reported by `fix` in place of the ACP001/ACP002/ACP003 finding it could not fix: it
 cannot move the list safely (the value uses locals of a
 method `initialize` calls, it is advertised only under a condition, it awaits in an `initialize` that is not async, the class has
-nowhere to create or bind the advertiser, or the code is not an agent's
+nowhere to create or bind the advertiser, the agent is made by a factory wrapped in code
+not proven to hand it its connection, or the code is not an agent's
 `initialize`, a method it calls, or a module constant it uses). Code that cannot be moved
 stays where it was: the keyword, its value and the locals feeding it are kept, and a
 `# acp-migrate: TODO` line goes above the statement (ACP007 keeps reporting it), so
@@ -17,7 +18,10 @@ Resolving it, by the reason `fix` gave:
 1. The agent class holds one `CommandAdvertiser` per connection: create it in
    `__init__` (or as a dataclass field), and call `bind(conn)` in `on_connect`, or
    first thing in `initialize` from the attribute holding the connection (never in
-   `__init__`: an SDK factory calls it before the connection can send).
+   `__init__`: an SDK factory calls it before the connection can send). Where the
+   factory is wrapped (`AgentSideConnection(traced(lambda conn: Agent(conn)), ...)`),
+   bind the connection that serves the session: not a proxy of it, not the connection
+   of an agent made for an earlier one (or make the wrapper a plain pass-through).
 2. `initialize` gives it the list: `self.advertiser.advertise(<the list>)`, or a
    function it calls at each session setup (`self.advertiser.advertise(self.commands)`).
    The advertiser then sends every session set up on the connection (new, load, resume,

@@ -13,6 +13,13 @@ inherits from, must call `self.x.bind(...)` (or create it bound:
 `advertise`); reading its own result (its postcondition), it reports this when a
 rewire did not. For a hand migration: bind first thing in `initialize` from the
 attribute holding the connection, or in `on_connect(conn)` (`acp-migrate rules ACP005`).
+
+Also reported: an advertiser bound in a module whose SDK 0.4-0.6 agent factory is
+wrapped in a way not proven to hand the agent its connection
+(`AgentSideConnection(traced(lambda conn: Agent(conn)), ...)`, `traced` giving it a
+proxy or an agent made for an earlier connection): the advertiser may watch a
+connection that serves no session. `fix` refuses to move a list there; code migrated
+by hand, or by an earlier release, is reported here.
 """
 
 from __future__ import annotations
@@ -81,6 +88,7 @@ class AdvertiserNotBound(Rule):
 
         uses = _AdvertiserUses(self.context)
         walk(node.body, uses)
+        self._report_unproven_factory(uses)
         unbound = {name: calls for name, calls in uses.advertised.items() if name in uses.created - uses.bound}
         if unbound:
             unbound = {name: calls for name, calls in unbound.items() if not self._bound_in_bases(node, name)}
@@ -94,6 +102,19 @@ class AdvertiserNotBound(Rule):
                     fixable=False,
                 )
             )
+
+    def _report_unproven_factory(self, uses: _AdvertiserUses) -> None:
+        from acp_migrate.rules.shared.agent_factory import check_agent_factories
+        from acp_migrate.rules.shared.list_owner import CannotRewire
+
+        if not uses.binds:
+            return
+        try:
+            check_agent_factories(self.context)
+        except CannotRewire as why:
+            for name, binds in uses.binds.items():
+                message = f"`self.{name}` is bound to the connection the agent was made with, but {why}"
+                self.context.report(Report(binds[0], self.code, message, fixable=False))
 
     def _bound_in_bases(self, node: cst.ClassDef, name: str) -> bool:
         """A project class it inherits from binds it (or a base cannot be read: nothing
@@ -120,6 +141,7 @@ class _AdvertiserUses:
         self.context = context
         self.created: set[str] = set()
         self.bound: set[str] = set()
+        self.binds: dict[str, list[cst.Call]] = {}  # `self.x.bind(...)` calls
         self.advertised: dict[str, list[cst.Call]] = {}
 
     def on_visit(self, node: cst.CSTNode) -> bool:
@@ -140,6 +162,7 @@ class _AdvertiserUses:
             if isinstance(owner, cst.Attribute) and isinstance(owner.value, cst.Name):
                 if node.func.attr.value == "bind":
                     self.bound.add(owner.attr.value)
+                    self.binds.setdefault(owner.attr.value, []).append(node)
                 elif node.func.attr.value == "advertise":
                     self.advertised.setdefault(owner.attr.value, []).append(node)
         return True
@@ -161,6 +184,7 @@ class _AdvertiserUses:
                 if self._is_advertiser_class(func.value.func):  # `CommandAdvertiser().bind(conn)`
                     self.created.add(name)
                     self.bound.add(name)
+                    self.binds.setdefault(name, []).append(value)
             elif any(self._is_advertiser_class(arg.value) for arg in value.args):  # field(default_factory=...)
                 self.created.add(name)
 

@@ -43,6 +43,7 @@ _IMPORT = re.compile(rb"\bimport\b")
 _WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _DEFINITIONS = (*_FUNCTIONS, ast.ClassDef)
+_AGENT_FACTORY_CALL = b"AgentSideConnection"
 
 
 def irrelevant_definitions(source: bytes, tree: ast.Module) -> list[ast.stmt]:
@@ -53,6 +54,7 @@ def irrelevant_definitions(source: bytes, tree: ast.Module) -> list[ast.stmt]:
 def _irrelevant(lines: list[bytes], tree: ast.Module) -> list[ast.stmt]:
     candidates: list[tuple[ast.stmt, bytes]] = []
     kept: list[bytes] = []  # the source of every top-level statement that stays whole
+    assigned: dict[bytes, bytes] = {}  # a name a top-level assignment binds -> its source
     constants: set[bytes] = set()  # names bound by top-level assignments holding a token
     docstring = _docstring(tree)
     holds_token = False
@@ -63,9 +65,12 @@ def _irrelevant(lines: list[bytes], tree: ast.Module) -> list[ast.stmt]:
         elif statement is not docstring:  # prose: its words use no name
             if not repeated:
                 kept.append(segment)
-            if isinstance(statement, (ast.Assign, ast.AnnAssign)) and holds_token:
+            if isinstance(statement, (ast.Assign, ast.AnnAssign)):
                 targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
-                constants.update(t.id.encode() for t in targets if isinstance(t, ast.Name) and t.id.isascii())
+                names = [t.id.encode() for t in targets if isinstance(t, ast.Name) and t.id.isascii()]
+                assigned.update((name, assigned.get(name, b"") + segment) for name in names)
+                if holds_token:
+                    constants.update(names)
     # An import inside a definition binds its name for the whole file, as rules resolve
     # names: keep the definition when a kept statement uses a name it imports. A class
     # using a legacy constant (`CAPS = AgentCapabilities(slash_commands=...)`) is where
@@ -86,6 +91,18 @@ def _irrelevant(lines: list[bytes], tree: ast.Module) -> list[ast.stmt]:
         classes.update(s.name for s in made_of)
         irrelevant = [(s, segment) for s, segment in irrelevant if s not in made_of]
         grown = bool(made_of)
+    # What an SDK 0.4-0.6 `AgentSideConnection(factory, ...)` is given stays whole, with the
+    # wrappers and names it goes through: the rewire reads their code to prove that the
+    # agent gets its connection (rules/shared/agent_factory.py).
+    read = {word for segment in kept if _AGENT_FACTORY_CALL in segment for word in _WORD.findall(segment)}
+    grown = bool(read)
+    while grown:
+        reached = [(s, segment) for s, segment in irrelevant if s.name.encode() in read]
+        more = {word for name in read & assigned.keys() for word in _WORD.findall(assigned.pop(name))}
+        more.update(word for _, segment in reached for word in _WORD.findall(segment))
+        irrelevant = [pair for pair in irrelevant if pair not in reached]
+        grown = not more <= read
+        read |= more
     return [statement for statement, _ in irrelevant]
 
 

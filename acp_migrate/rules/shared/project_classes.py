@@ -1,6 +1,7 @@
 """Reading an agent class across the project's files: the classes it inherits from (in
 this module or another, `engine/execution/modules.py` finds the file) and the attribute
-holding its connection. Not a rule: the rewire asks it.
+holding its connection; and the functions and classes that wrap its factory. Not a rule:
+the rewire asks it.
 """
 
 from __future__ import annotations
@@ -21,13 +22,15 @@ MAX_BASE_DEPTH = 6  # classes followed up an inheritance chain (and through re-e
 
 
 class Module:
-    """A module whose classes the rewire reads: this file, or another of the project."""
+    """A module whose classes and functions the rewire reads: this file, or another of the project."""
 
     def __init__(self, identity: str | None, tree: cst.Module, imports: ImportTable) -> None:
         self.identity = identity
         self.tree = tree
         self.imports = imports
-        self.classes = {s.name.value: s for s in tree.body if isinstance(s, cst.ClassDef)}
+        # The last definition of a name wins, as at run time.
+        self.definitions = {s.name.value: s for s in tree.body if isinstance(s, (cst.ClassDef, cst.FunctionDef))}
+        self.classes = {name: s for name, s in self.definitions.items() if isinstance(s, cst.ClassDef)}
 
     @classmethod
     def of(cls, context: FileContext) -> Module:
@@ -54,16 +57,27 @@ class _Imports(cst.CSTVisitor):
 
 
 def class_of(
-    context: FileContext, expression: cst.BaseExpression, module: Module, depth: int = 0
+    context: FileContext, expression: cst.BaseExpression, module: Module
 ) -> tuple[cst.ClassDef, Module] | None:
     """The class `expression` names in `module`, defined there or imported from a file of
     the project; None for anything else (an SDK's class, a name not found)."""
-    if isinstance(expression, cst.Name) and expression.value in module.classes:
-        return module.classes[expression.value], module
+    found = definition_of(context, expression, module)
+    if found is None or not isinstance(found[0], cst.ClassDef):
+        return None
+    return found[0], found[1]
+
+
+def definition_of(
+    context: FileContext, expression: cst.BaseExpression, module: Module, depth: int = 0
+) -> tuple[cst.ClassDef | cst.FunctionDef, Module] | None:
+    """The class or function `expression` names in `module`, defined there or imported
+    from a file of the project; None for anything else (the SDK's, a name not found)."""
+    if isinstance(expression, cst.Name) and expression.value in module.definitions:
+        return module.definitions[expression.value], module
     qualified = module.imports.resolve(expression)
     if context.modules is None or qualified is None or depth > MAX_BASE_DEPTH:
         return None
-    module_name, _, class_name = qualified.rpartition(".")
+    module_name, _, name = qualified.rpartition(".")
     if not module_name:
         return None
     found = context.modules(module_name, module.identity)
@@ -77,10 +91,10 @@ def class_of(
     imports = _Imports()
     walk(tree, imports)
     other = Module(identity, tree, imports.table)
-    if class_name in other.classes:
-        return other.classes[class_name], other
-    if class_name in other.imports.bindings:  # re-exported, as packages' __init__ do
-        return class_of(context, cst.Name(class_name), other, depth + 1)
+    if name in other.definitions:
+        return other.definitions[name], other
+    if name in other.imports.bindings:  # re-exported, as packages' __init__ do
+        return definition_of(context, cst.Name(name), other, depth + 1)
     return None
 
 

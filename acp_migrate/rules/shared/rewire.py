@@ -20,7 +20,8 @@ each such class it edits the class to use the runtime shim:
   `advertise`, so that no override of `on_connect` without super() (a subclass in a
   file fix never reads) leaves it unbound. Where no attribute holds the connection, in
   `on_connect(conn)`. Never in `__init__`: an SDK factory calls it before the
-  connection can send;
+  connection can send. A factory wrapped in a way not proven to hand the agent its
+  connection (`traced(lambda conn: Agent(conn))`, `shared/agent_factory.py`) is refused;
 - gives it the list first thing in `initialize`: `self.command_advertiser.advertise(E)`
   (`E` itself when it is a name or a call with no arguments, which the advertiser calls
   at each setup; else `lambda: E`); a list using `initialize`'s parameters or locals
@@ -45,6 +46,7 @@ from acp_migrate.cst.layout import is_docstring
 from acp_migrate.cst.walk import walk
 from acp_migrate.rules.context import FileContext, all_params
 from acp_migrate.rules.shared import ADVERTISER, ADVERTISER_CLASS
+from acp_migrate.rules.shared.agent_factory import check_agent_factories
 from acp_migrate.rules.shared.generated import call_statement, source_of
 from acp_migrate.rules.shared.list_owner import (
     CannotRewire,
@@ -74,6 +76,7 @@ def rewire(context: FileContext, origin: cst.BaseExpression) -> None:
     class (or classes) it was advertised for, or raise CannotRewire."""
     targets = agent_classes(context)
     check_unconditional(context)
+    check_agent_factories(context)
     # An awaited list (`await self._discover_commands()`) is advertised as the value
     # `initialize` awaits, as it was: the advertiser takes no coroutine.
     at_site = uses_locals(origin, targets[0][2], targets[0][1]) or _contains_await(origin)

@@ -1,0 +1,342 @@
+"""An SDK 0.4-0.6 agent made by a wrapped factory (`AgentSideConnection(traced(lambda conn:
+Agent(conn)), ...)`): the rewire binds the advertiser to the connection the agent keeps,
+so it moves the commands only when the wrapper is proven to hand the agent that
+connection (rules/shared/agent_factory.py), and otherwise exits 1 naming the wrapper.
+
+The refused golden cases (golden/todo-sdk-0-4-9-factory-*) each lost commands when
+migrated before: a tracing proxy failed `bind`, and so `initialize`; an agent cached
+across connections left every later connection without commands (two connections in
+one process: support/two_connections.py gives the second `null`). The migrated ones
+run over stdio in tests/test_golden_runs.py, and here serve two connections in one
+process with one factory.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from support.command import run_acp_migrate
+from support.golden_tree import expected_tree
+from support.sdk_venv import sdk_env, sdk_python
+
+from acp_migrate.engine.analysis.codemod import analyze_source
+from acp_migrate.engine.execution.modules import in_memory_modules
+from acp_migrate.settings import RuleSettings
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+REFUSED = sorted(p.name for p in GOLDEN.glob("todo-sdk-0-4-9-factory-*"))
+SETTINGS = RuleSettings(runtime_import="acp_migrate.runtime")
+FACTORY = "traced(lambda conn: ExampleAgent(conn))"  # how the refused golden cases make their agent
+HANG_GUARD = 60.0  # seconds; only ends a wait that would never end
+
+AGENT = """\
+import functools
+import logging
+
+from acp import AgentSideConnection
+from acp.schema import AgentCapabilities, AvailableCommand, InitializeResponse
+
+COMMANDS = [AvailableCommand(name="web", description="Search the web")]
+{wrapper}
+
+class ExampleAgent:
+    def __init__(self, conn: AgentSideConnection) -> None:
+        self._conn = conn
+
+    async def initialize(self, params):
+        return InitializeResponse(
+            protocolVersion=params.protocolVersion,
+            agentCapabilities=AgentCapabilities(slashCommands=COMMANDS),
+        )
+
+
+def serve(writer, reader):
+    return AgentSideConnection({factory}, writer, reader)
+"""
+
+PASS_THROUGH = """
+def traced(factory):
+    def make(conn):
+        logging.info("agent made")
+        return factory(conn)
+
+    return make
+"""
+
+
+def wrapped_by(inner: str) -> str:
+    """A module-level `traced` whose inner function has the body `inner`."""
+    body = "".join(f"        {line}\n" if line else "\n" for line in inner.splitlines())
+    return f"\ndef traced(factory):\n    def make(conn):\n{body}\n    return make\n"
+
+
+PROVEN = {
+    "pass-through": (PASS_THROUGH, "traced(lambda conn: ExampleAgent(conn))"),
+    "wraps, try, result returned": (
+        "\ndef traced(factory):\n    @functools.wraps(factory)\n    def make(conn):\n        try:\n"
+        "            agent = factory(conn)\n        except Exception:\n"
+        '            logging.exception("failed")\n            raise\n        return agent\n\n    return make\n',
+        "traced(lambda conn: ExampleAgent(conn))",
+    ),
+    "the class itself": (PASS_THROUGH, "traced(ExampleAgent)"),
+    "wrapped twice": (PASS_THROUGH, "traced(traced(lambda conn: ExampleAgent(conn)))"),
+    "partial": ("", 'functools.partial(ExampleAgent, name="x")'),
+    "a class calling it": (
+        "\nclass traced:\n    def __init__(self, factory):\n        self.factory = factory\n"
+        "        functools.update_wrapper(self, factory)\n        self.made = 0\n\n"
+        "    def __call__(self, conn):\n        self.made += 1\n        return self.factory(conn)\n",
+        "traced(ExampleAgent)",
+    ),
+    "generic, in a span": (
+        "\ndef traced(factory):\n    @functools.wraps(factory)\n    def wrapper(*args, **kwargs):\n"
+        '        with logging_span("agent"):\n            return factory(*args, **kwargs)\n\n    return wrapper\n',
+        "traced(lambda conn: ExampleAgent(conn))",
+    ),
+    "a decorator made with a name": (
+        "\ndef traced(name):\n    def decorator(factory):\n        def make(conn):\n"
+        '            logging.info("making %s", name)\n            return factory(conn)\n\n'
+        "        return make\n\n    return decorator\n",
+        'traced("agent")(lambda conn: ExampleAgent(conn))',
+    ),
+    "a name assigned it": (PASS_THROUGH + "\n\nmake_agent = traced(ExampleAgent)\n", "make_agent"),
+    "a factory setting up its agent": (
+        "\nmade = []\n\n\ndef make_agent(conn):\n    agent = ExampleAgent(conn)\n    made.append(agent)\n"
+        "    return agent\n",
+        "make_agent",
+    ),
+    # SDK 0.7+ give `AgentSideConnection` the agent itself: no factory to prove.
+    "an agent": ("", "ExampleAgent(None)"),
+    "an agent a function makes": (
+        "\nSETTINGS = {}\n\n\ndef make_agent(settings):\n    return ExampleAgent(settings)\n",
+        "make_agent(SETTINGS)",
+    ),
+    "an agent given a class": ("\nclass Store:\n    pass\n", "ExampleAgent(Store)"),
+    "decorated factory function": (
+        PASS_THROUGH + "\n\n@traced\ndef make_agent(conn):\n    return ExampleAgent(conn)\n",
+        "make_agent",
+    ),
+}
+
+REFUSED_WRAPPERS = {
+    "hands a proxy": (wrapped_by("return factory(Proxy(conn))"), "traced(lambda conn: ExampleAgent(conn))"),
+    "logs the connection": (
+        wrapped_by('logging.info("on %r", conn)\nreturn factory(conn)'),
+        "traced(lambda conn: ExampleAgent(conn))",
+    ),
+    "returns None on failure": (
+        wrapped_by("try:\n    return factory(conn)\nexcept Exception:\n    return None"),
+        "traced(lambda conn: ExampleAgent(conn))",
+    ),
+    "edits the agent": (
+        wrapped_by("agent = factory(conn)\nagent.tracer = None\nreturn agent"),
+        "traced(lambda conn: ExampleAgent(conn))",
+    ),
+    "keeps the agent": (
+        "\nmade = []\n" + wrapped_by("agent = factory(conn)\nmade.append(agent)\nreturn agent"),
+        "traced(lambda conn: ExampleAgent(conn))",
+    ),
+    "caches in a global": (
+        "\n_agent = None\n" + wrapped_by("global _agent\n_agent = factory(conn)\nreturn _agent"),
+        "traced(lambda conn: ExampleAgent(conn))",
+    ),
+    "cached inner function": (
+        "\ndef traced(factory):\n    @functools.lru_cache(maxsize=1)\n    def make(conn):\n"
+        "        return factory(conn)\n\n    return make\n",
+        "traced(lambda conn: ExampleAgent(conn))",
+    ),
+    "cached factory function": (
+        "\n@functools.lru_cache(maxsize=1)\ndef make_agent(conn):\n    return ExampleAgent(conn)\n",
+        "make_agent",
+    ),
+    "returns another function": (
+        "\ndef traced(factory):\n    def make(conn):\n        return factory(conn)\n\n    return factory\n",
+        "traced(lambda conn: ExampleAgent(conn))",
+    ),
+    "a class keeping the agent": (
+        "\nclass traced:\n    def __init__(self, factory):\n        self.factory = factory\n        self.agent = None\n\n"
+        "    def __call__(self, conn):\n        if self.agent is None:\n            self.agent = self.factory(conn)\n"
+        "        return self.agent\n",
+        "traced(lambda conn: ExampleAgent(conn))",
+    ),
+    "a class swapping the factory": (
+        "\nclass traced:\n    def __init__(self, factory):\n        self.factory = factory\n\n"
+        "    def __call__(self, conn):\n        return self.factory(conn)\n\n"
+        "    def swap(self, other):\n        self.factory = other\n",
+        "traced(lambda conn: ExampleAgent(conn))",
+    ),
+    "a name assigned it": (
+        wrapped_by("return factory(Proxy(conn))") + "\n\nmake_agent = traced(ExampleAgent)\n",
+        "make_agent",
+    ),
+    "a lambda handing a proxy": ("", "lambda conn: ExampleAgent(Proxy(conn))"),
+    "a factory handing a proxy": (
+        "\ndef make_agent(conn):\n    return ExampleAgent(Proxy(conn))\n",
+        "make_agent",
+    ),
+    "a factory keeping its agent": (
+        "\n_agent = None\n\n\ndef make_agent(conn):\n    global _agent\n    if _agent is None:\n"
+        "        _agent = ExampleAgent(conn)\n    return _agent\n",
+        "make_agent",
+    ),
+    "a factory returning another agent": (
+        "\ndef make_agent(conn):\n    agent = ExampleAgent(conn)\n    agent = Traced(agent)\n    return agent\n",
+        "make_agent",
+    ),
+    "generic, adding an argument": (
+        "\ndef traced(factory):\n    def wrapper(*args, **kwargs):\n"
+        "        return factory(*args, tracer=None, **kwargs)\n\n    return wrapper\n",
+        "traced(lambda conn, tracer=None: ExampleAgent(conn))",
+    ),
+    "a decorator made with a name, handing a proxy": (
+        "\ndef traced(name):\n    def decorator(factory):\n        def make(conn):\n"
+        "            return factory(Proxy(conn))\n\n        return make\n\n    return decorator\n",
+        'traced("agent")(lambda conn: ExampleAgent(conn))',
+    ),
+    "decorator factory": (
+        "\ndef traced(name):\n    return lambda factory: factory\n",
+        'traced("agent")(lambda conn: ExampleAgent(conn))',
+    ),
+    "imported": ("\nfrom tracing_kit import traced\n", "traced(lambda conn: ExampleAgent(conn))"),
+    "attribute": ("\nimport tracing_kit\n", "tracing_kit.traced(lambda conn: ExampleAgent(conn))"),
+}
+
+# What the refusal names: the factory as `AgentSideConnection` (or the name it goes
+# through) gets it, and the wrapper; by default `traced`, wrapping the factory given.
+WRAPPED = "is wrapped by `{}`"
+NAMED = {
+    "a lambda handing a proxy": (None, "does more than hand the agent its connection"),
+    **{
+        shape: (None, "does more than make the agent with its connection and return it")
+        for shape in ("a factory handing a proxy", "a factory keeping its agent", "a factory returning another agent")
+    },
+    "cached factory function": (None, WRAPPED.format("functools.lru_cache(maxsize=1)")),
+    "decorator factory": (None, WRAPPED.format('traced("agent")')),
+    "a decorator made with a name, handing a proxy": (None, WRAPPED.format('traced("agent")')),
+    "attribute": (None, WRAPPED.format("tracing_kit.traced")),
+    "a name assigned it": ("traced(ExampleAgent)", WRAPPED.format("traced")),
+}
+
+
+def analyse(wrapper: str, factory: str):
+    source = AGENT.format(wrapper=wrapper, factory=factory).encode()
+    return analyze_source(source, path="agent.py", settings=SETTINGS)
+
+
+@pytest.mark.parametrize("shape", PROVEN)
+def test_a_proven_wrapper_moves_the_commands(shape: str) -> None:
+    analysis = analyse(*PROVEN[shape])
+    assert analysis.remaining == []
+    fixed = analysis.fixed_source.decode()
+    assert "self.command_advertiser.bind(self._conn)" in fixed and "slashCommands" not in fixed
+
+
+@pytest.mark.parametrize("shape", REFUSED_WRAPPERS)
+def test_any_other_wrapper_keeps_the_commands_and_names_it(shape: str) -> None:
+    wrapper, factory = REFUSED_WRAPPERS[shape]
+    analysis = analyse(wrapper, factory)
+    [left] = analysis.remaining
+    shown, named = NAMED.get(shape, (None, WRAPPED.format("traced")))
+    assert left.code == "ACP005"
+    assert f"the agent factory `{shown or factory}` {named}" in left.message
+    assert "check that the shim is bound to the connection that serves the session" in left.message
+    assert "slashCommands=COMMANDS" in analysis.fixed_source.decode()  # still advertised: nothing lost
+
+
+@pytest.mark.parametrize(
+    ("tracing", "proven"),
+    [(PASS_THROUGH, True), (wrapped_by("return factory(Proxy(conn))"), False)],
+    ids=["pass-through", "proxy"],
+)
+def test_a_wrapper_in_another_module_of_the_project_is_read_there(tracing: str, proven: bool) -> None:
+    source = AGENT.format(wrapper="\nfrom tracing import traced\n", factory="traced(ExampleAgent)").encode()
+    files = {"agent.py": source, "tracing.py": ("import logging\n" + tracing).encode()}
+    analysis = analyze_source(source, path="agent.py", modules=in_memory_modules(files, "agent.py"), settings=SETTINGS)
+    assert (analysis.remaining == []) is proven
+    assert ("slashCommands" in analysis.fixed_source.decode()) is not proven
+
+
+@pytest.mark.parametrize("case", REFUSED)
+def test_fix_exits_1_naming_the_wrapper(case: str, tmp_path: Path) -> None:
+    project = tmp_path / case
+    shutil.copytree(GOLDEN / case / "input", project)
+    fixed = run_acp_migrate("fix", ".", cwd=project, text=True)
+    assert fixed.returncode == 1, fixed.stdout + fixed.stderr
+    source = (GOLDEN / case / "input" / "agent.py").read_text().splitlines()
+    assert f"agent.py:{_slash_line(source)}:" in fixed.stdout
+    assert f"the agent factory `{FACTORY}` is wrapped by `traced`" in fixed.stdout
+    assert not (project / "acp_command_advertiser.py").exists()
+    assert "slashCommands=COMMANDS" in (project / "agent.py").read_text()
+
+
+def _slash_line(source: list[str]) -> int:
+    return next(i for i, line in enumerate(source, 1) if "slashCommands=" in line)
+
+
+def test_the_refused_cases_are_there() -> None:
+    assert len(REFUSED) == 3
+
+
+TWO_CONNECTIONS = Path(__file__).resolve().parent / "support" / "two_connections.py"
+MIGRATED = sorted(p.name for p in GOLDEN.glob("rewire-sdk-0-4-9-*factory*"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", MIGRATED)
+def test_a_migrated_agent_made_through_a_wrapper_advertises_on_every_connection(case: str, tmp_path: Path) -> None:
+    """One factory serving two connections in one process, as a server accepting them
+    does: the wrapper proven, each connection's agent is its own and advertises on it."""
+    folder = expected_tree(GOLDEN / case, tmp_path / case)
+    factory = re.search(r"AgentSideConnection\((.*), writer, reader\)", (folder / "agent.py").read_text())[1]
+    spec = {"root": str(folder), "module": "agent", "factory": factory, "timeout": HANG_GUARD}
+    served = subprocess.run(
+        [str(sdk_python("0.4.9")), str(TWO_CONNECTIONS), json.dumps(spec)],
+        env={**sdk_env(), "PYTHONDONTWRITEBYTECODE": "1"},
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=HANG_GUARD * 3,  # a hang guard only
+    )
+    assert served.returncode == 0, served.stderr
+    assert json.loads(served.stdout) == {"lists": [["web", "test"], ["web", "test"]]}, served.stderr
+
+
+def test_an_agent_migrated_before_is_reported_where_it_binds() -> None:
+    """Code migrated by hand or by an earlier release: `check` says the bound connection
+    is not proven (ACP010), where a proven wrapper leaves it silent."""
+    migrated = (
+        AGENT.replace("from acp.schema", "from acp_migrate.runtime import CommandAdvertiser\nfrom acp.schema")
+        .replace(
+            "        self._conn = conn\n", "        self._conn = conn\n        self.advertiser = CommandAdvertiser()\n"
+        )
+        .replace(
+            "            agentCapabilities=AgentCapabilities(slashCommands=COMMANDS),\n",
+            "            agentCapabilities=AgentCapabilities(),\n",
+        )
+        .replace(
+            "    async def initialize(self, params):\n",
+            "    async def initialize(self, params):\n"
+            "        self.advertiser.bind(self._conn)\n        self.advertiser.advertise(COMMANDS)\n",
+        )
+    )
+    findings = {}
+    for shape, (wrapper, factory) in {
+        "proven": PROVEN["pass-through"],
+        "proxy": REFUSED_WRAPPERS["hands a proxy"],
+    }.items():
+        source = migrated.format(wrapper=wrapper, factory=factory)
+        analysis = analyze_source(source.encode(), path="agent.py", fix=False, settings=SETTINGS)
+        findings[shape] = [(f.line, f.code, f.message) for f in analysis.findings]
+        bind_line = source.splitlines().index("        self.advertiser.bind(self._conn)") + 1
+    assert findings["proven"] == []
+    [(line, code, message)] = findings["proxy"]
+    assert (line, code) == (bind_line, "ACP010")
+    assert message.startswith(
+        f"`self.advertiser` is bound to the connection the agent was made with, but the agent factory `{FACTORY}`"
+        " is wrapped by `traced`"
+    )
