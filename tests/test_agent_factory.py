@@ -340,3 +340,94 @@ def test_an_agent_migrated_before_is_reported_where_it_binds() -> None:
         f"`self.advertiser` is bound to the connection the agent was made with, but the agent factory `{FACTORY}`"
         " is wrapped by `traced`"
     )
+
+
+# The agent in one module, the factory in the module serving it (server.py) and the
+# wrapper in a third (tracing.py), or outside the project.
+CACHING_AGENT = (GOLDEN / "todo-sdk-0-4-9-factory-caches-agent" / "input" / "agent.py").read_text()
+CACHING_TRACED = CACHING_AGENT[CACHING_AGENT.index("_agents = {}") : CACHING_AGENT.index("COMMANDS = [")]
+SPLIT_AGENT = CACHING_AGENT.replace(CACHING_TRACED, "")
+SPLIT_AGENT = SPLIT_AGENT[: SPLIT_AGENT.index("async def main")].rstrip() + "\n"
+SERVER = """\
+import asyncio
+
+from acp import AgentSideConnection, stdio_streams
+
+from agent import ExampleAgent
+from {tracing} import traced
+
+
+async def main() -> None:
+    reader, writer = await stdio_streams()
+    AgentSideConnection({factory}, writer, reader)
+    await asyncio.Event().wait()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+SPLIT = {
+    "pass-through": ("import logging\n" + PASS_THROUGH, "tracing"),
+    "caching": ("import logging\n\n" + CACHING_TRACED, "tracing"),
+    "third-party": (None, "tracing_kit"),
+}
+
+
+def split_project(folder: Path, shape: str) -> Path:
+    tracing, module = SPLIT[shape]
+    folder.mkdir()
+    (folder / "agent.py").write_text(SPLIT_AGENT)
+    (folder / "server.py").write_text(SERVER.format(tracing=module, factory=FACTORY))
+    if tracing is not None:
+        (folder / "tracing.py").write_text(tracing)
+    return folder
+
+
+def _factory_line(folder: Path) -> int:
+    return next(i for i, line in enumerate((folder / "server.py").read_text().splitlines(), 1) if FACTORY in line)
+
+
+@pytest.mark.parametrize("shape", SPLIT)
+@pytest.mark.parametrize("paths", [["."], ["agent.py"]], ids=["whole tree", "agent.py alone"])
+def test_a_factory_in_the_module_serving_the_agent_is_proven_or_refused(
+    shape: str, paths: list[str], tmp_path: Path
+) -> None:
+    """`fix agent.py` (the pre-commit hook) reads server.py as the whole tree's run does."""
+    project = split_project(tmp_path / "project", shape)
+    checked = run_acp_migrate("check", *paths, cwd=project, text=True)
+    fixed = run_acp_migrate("fix", *paths, cwd=project, text=True)
+    proven = shape == "pass-through"
+    assert fixed.returncode == (0 if proven else 1), fixed.stdout + fixed.stderr
+    assert checked.returncode == 1  # the legacy list, fixable or not
+    assert ("`fix` cannot move it" in checked.stdout) is not proven
+    agent = (project / "agent.py").read_text()
+    assert ("slashCommands=COMMANDS" not in agent) is proven
+    if proven:
+        assert "self.command_advertiser.bind(self._conn)" in agent
+        return
+    todo = "        # acp-migrate: TODO: advertise `COMMANDS` per session (acp-migrate rules ACP005)\n"
+    assert agent.replace(todo, "", 1) == SPLIT_AGENT  # only the TODO, as in the one-file cases
+    assert not (project / "acp_command_advertiser.py").exists()
+    where = f"agent.py:{_slash_line(SPLIT_AGENT.splitlines())}:"
+    named = f"server.py:{_factory_line(project)} makes the agent: the agent factory `{FACTORY}` is wrapped by `traced`"
+    for output in (checked.stdout, fixed.stdout):
+        assert [line for line in output.splitlines() if line.startswith(where) and named in line], output
+
+
+@pytest.mark.slow
+def test_an_agent_migrated_with_its_factory_in_another_module_advertises_on_every_connection(tmp_path: Path) -> None:
+    project = split_project(tmp_path / "project", "pass-through")
+    fixed = run_acp_migrate("fix", ".", cwd=project, text=True)
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    spec = {"root": str(project), "module": "server", "factory": FACTORY, "timeout": HANG_GUARD}
+    served = subprocess.run(
+        [str(sdk_python("0.4.9")), str(TWO_CONNECTIONS), json.dumps(spec)],
+        env={**sdk_env(), "PYTHONDONTWRITEBYTECODE": "1"},
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=HANG_GUARD * 3,  # a hang guard only
+    )
+    assert served.returncode == 0, served.stderr
+    assert json.loads(served.stdout) == {"lists": [["web", "test"], ["web", "test"]]}, served.stderr

@@ -54,6 +54,8 @@ class CommandsNotAdvertised(Rule):
     screen_words = LEGACY_KEYS
     # reported only where ACP001-003 report
     screen_harmless = NO_FIELD_SITE
+    # An agent's factory in the module serving it: its rewire refuses an unproven one.
+    gathers = (b"AgentSideConnection",)
     examples = (
         Example(
             before=(
@@ -103,3 +105,9 @@ class CommandsNotAdvertised(Rule):
             ),
         ),
     )
+
+    @staticmethod
+    def gather(context):
+        from acp_migrate.rules.shared.agent_factory import gather_factories
+
+        return gather_factories(context)
