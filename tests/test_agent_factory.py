@@ -373,11 +373,11 @@ SPLIT = {
 }
 
 
-def split_project(folder: Path, shape: str) -> Path:
+def split_project(folder: Path, shape: str, server: str = SERVER, factory: str = FACTORY) -> Path:
     tracing, module = SPLIT[shape]
     folder.mkdir()
     (folder / "agent.py").write_text(SPLIT_AGENT)
-    (folder / "server.py").write_text(SERVER.format(tracing=module, factory=FACTORY))
+    (folder / "server.py").write_text(server.format(tracing=module, factory=factory))
     if tracing is not None:
         (folder / "tracing.py").write_text(tracing)
     return folder
@@ -412,6 +412,24 @@ def test_a_factory_in_the_module_serving_the_agent_is_proven_or_refused(
     named = f"server.py:{_factory_line(project)} makes the agent: the agent factory `{FACTORY}` is wrapped by `traced`"
     for output in (checked.stdout, fixed.stdout):
         assert [line for line in output.splitlines() if line.startswith(where) and named in line], output
+
+
+@pytest.mark.parametrize("shape", ["pass-through", "caching"])
+def test_a_subclass_made_in_the_module_serving_the_agent_is_its_agent(shape: str, tmp_path: Path) -> None:
+    server = SERVER.replace("\n\nasync def main", "\n\nclass TracedAgent(ExampleAgent):\n    pass\n\n\nasync def main")
+    project = split_project(tmp_path / "project", shape, server, "traced(lambda conn: TracedAgent(conn))")
+    fixed = run_acp_migrate("fix", "agent.py", cwd=project, text=True)
+    assert fixed.returncode == (0 if shape == "pass-through" else 1), fixed.stdout + fixed.stderr
+    assert ("slashCommands=COMMANDS" in (project / "agent.py").read_text()) is (shape == "caching")
+
+
+def test_an_agent_class_no_file_makes_is_migrated_as_before(tmp_path: Path) -> None:
+    """Its factory is not in the project (a plugin host makes it): nothing to prove."""
+    project = split_project(tmp_path / "project", "caching")
+    (project / "server.py").unlink()
+    fixed = run_acp_migrate("fix", ".", cwd=project, text=True)
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    assert "slashCommands=COMMANDS" not in (project / "agent.py").read_text()
 
 
 @pytest.mark.slow

@@ -34,7 +34,7 @@ from acp_migrate.cst.names import last_part, mentions
 from acp_migrate.cst.walk import walk
 from acp_migrate.rules.context import FileContext, all_params
 from acp_migrate.rules.shared.list_owner import CannotRewire, methods_of, self_name
-from acp_migrate.rules.shared.project_classes import Module, definition_of
+from acp_migrate.rules.shared.project_classes import Module, definition_of, lineage
 from acp_migrate.rules.shared.syntax import assignment_targets, target_names
 
 CONNECTION_CLASS = "AgentSideConnection"
@@ -52,12 +52,16 @@ def check_agent_factories(context: FileContext) -> None:
 
 def check_factories_elsewhere(context: FileContext, agents: list[cst.ClassDef]) -> None:
     """Raise CannotRewire when another file of the project gives `AgentSideConnection`
-    a factory making one of `agents` (classes of this module) not proven to hand it its
-    connection (`gather_factories`, read there by the project decision). A class no file
+    a factory making one of `agents` (classes of this module), or a subclass, not proven
+    to hand it its connection (`gather_factories`, read there by the project decision). A class no file
     makes is taken as made with its connection, as before."""
     if context.path is None:
         return
-    made_here = {_agent_key(os.path.abspath(context.path), agent.name.value) for agent in agents}
+    made_here = {
+        _agent_key(os.path.abspath(context.path), name)
+        for name, cls in Module.of(context).classes.items()
+        if any(known is not None and known[0] in agents for known in lineage(context, cls))
+    }
     for fact in context.gathered():
         if fact.key in made_here and fact.text:
             raise CannotRewire(f"{fact.place} makes the agent: {fact.text}")
@@ -116,6 +120,12 @@ def _agents_made(context: FileContext, factory: cst.BaseExpression) -> set[str]:
                 pending.append((found[0].body, found[1]))
             elif found[1].identity is not None:
                 keys.add(_agent_key(found[1].identity, found[0].name.value))
+            else:  # a class of this module: the project's classes it is made of, elsewhere
+                keys.update(
+                    _agent_key(known[1].identity, known[0].name.value)
+                    for known in lineage(context, found[0])
+                    if known is not None and known[1].identity is not None
+                )
     return keys
 
 
