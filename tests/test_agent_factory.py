@@ -9,6 +9,10 @@ across connections left every later connection without commands (two connections
 one process: support/two_connections.py gives the second `null`). The migrated ones
 run over stdio in tests/test_golden_runs.py, and here serve two connections in one
 process with one factory.
+
+The factory may be in the module serving the agent (`server.py`, the wrapper in
+`tracing.py` or a package): the project decision reads it there, for `fix agent.py`
+alone too, and the agent is migrated or refused as if the factory were in its module.
 """
 
 from __future__ import annotations
@@ -292,7 +296,13 @@ def test_a_migrated_agent_made_through_a_wrapper_advertises_on_every_connection(
     does: the wrapper proven, each connection's agent is its own and advertises on it."""
     folder = expected_tree(GOLDEN / case, tmp_path / case)
     factory = re.search(r"AgentSideConnection\((.*), writer, reader\)", (folder / "agent.py").read_text())[1]
-    spec = {"root": str(folder), "module": "agent", "factory": factory, "timeout": HANG_GUARD}
+    assert serve_two_connections(folder, "agent", factory) == [["web", "test"], ["web", "test"]]
+
+
+def serve_two_connections(folder: Path, module: str, factory: str) -> list[list[str] | None]:
+    """The commands each of two connections' sessions got, served on SDK 0.4.9 by one
+    `factory` evaluated in `module` (support/two_connections.py)."""
+    spec = {"root": str(folder), "module": module, "factory": factory, "timeout": HANG_GUARD}
     served = subprocess.run(
         [str(sdk_python("0.4.9")), str(TWO_CONNECTIONS), json.dumps(spec)],
         env={**sdk_env(), "PYTHONDONTWRITEBYTECODE": "1"},
@@ -303,7 +313,7 @@ def test_a_migrated_agent_made_through_a_wrapper_advertises_on_every_connection(
         timeout=HANG_GUARD * 3,  # a hang guard only
     )
     assert served.returncode == 0, served.stderr
-    assert json.loads(served.stdout) == {"lists": [["web", "test"], ["web", "test"]]}, served.stderr
+    return json.loads(served.stdout)["lists"]
 
 
 def test_an_agent_migrated_before_is_reported_where_it_binds() -> None:
@@ -437,15 +447,4 @@ def test_an_agent_migrated_with_its_factory_in_another_module_advertises_on_ever
     project = split_project(tmp_path / "project", "pass-through")
     fixed = run_acp_migrate("fix", ".", cwd=project, text=True)
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
-    spec = {"root": str(project), "module": "server", "factory": FACTORY, "timeout": HANG_GUARD}
-    served = subprocess.run(
-        [str(sdk_python("0.4.9")), str(TWO_CONNECTIONS), json.dumps(spec)],
-        env={**sdk_env(), "PYTHONDONTWRITEBYTECODE": "1"},
-        cwd=project,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=HANG_GUARD * 3,  # a hang guard only
-    )
-    assert served.returncode == 0, served.stderr
-    assert json.loads(served.stdout) == {"lists": [["web", "test"], ["web", "test"]]}, served.stderr
+    assert serve_two_connections(project, "server", FACTORY) == [["web", "test"], ["web", "test"]]
