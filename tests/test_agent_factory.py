@@ -448,3 +448,25 @@ def test_an_agent_migrated_with_its_factory_in_another_module_advertises_on_ever
     fixed = run_acp_migrate("fix", ".", cwd=project, text=True)
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
     assert serve_two_connections(project, "server", FACTORY) == [["web", "test"], ["web", "test"]]
+
+
+@pytest.mark.parametrize(
+    ("code", "reads"),
+    [
+        # What gather_factories follows: imports, definitions, assignments, bases.
+        ("from agent import Agent\nAgentSideConnection(traced(lambda conn: Agent(conn)), w, r)", True),
+        ("from agent import Agent\nclass Traced(Agent): ...\nAgentSideConnection(lambda c: Traced(c), w, r)", True),
+        ("def make(conn): ...\nAgentSideConnection(make, w, r)", True),
+        ("factory = build()\nAgentSideConnection(to_agent=factory, writer=w, reader=r)", True),
+        # What it would find nothing in: an SDK's own parameter, a test's local agent.
+        ("def serve(to_agent, w, r):\n    return AgentSideConnection(to_agent, w, r)", False),
+        ("class TestAgent: ...\nAgentSideConnection(lambda _conn: TestAgent(), w, r)", False),
+        ("from acp import AgentSideConnection\nclass AgentSideConnection2(AgentSideConnection): ...", False),
+    ],
+)
+def test_only_a_module_whose_factories_may_make_another_modules_agent_is_parsed(code: str, reads: bool) -> None:
+    import ast
+
+    from acp_migrate.rules.shared.agent_factory import may_make_agents_elsewhere
+
+    assert may_make_agents_elsewhere(ast.parse(code)) is reads

@@ -109,6 +109,12 @@ class CommandsNotAdvertised(Rule):
     )
 
     @staticmethod
+    def may_gather(tree):
+        from acp_migrate.rules.shared.agent_factory import may_make_agents_elsewhere
+
+        return may_make_agents_elsewhere(tree)
+
+    @staticmethod
     def gather(context):
         from acp_migrate.rules.shared.agent_factory import gather_factories
 

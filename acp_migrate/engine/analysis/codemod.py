@@ -828,15 +828,21 @@ def gather_facts(source: bytes, *, path: str, modules: ModuleSource | None) -> l
     rules = [rule for rule in GATHERING_RULES if any(mark in source for mark in rule.gathers)]
     if not rules or not within_parse_limits(source):
         return []
-    import libcst as cst
-
     try:
         check_decodable(source)
         tree, _ = parse_for_screening(source)
         if tree is not None:
             check_depth(tree, source)
+    except (SourceError, RecursionError):
+        return []
+    rules = [rule for rule in rules if tree is None or rule.may_gather(tree)]  # CPython's tree first
+    if not rules:
+        return []
+    import libcst as cst
+
+    try:
         module = cst.parse_module(source)
-    except (SourceError, cst.ParserSyntaxError, RecursionError):
+    except (cst.ParserSyntaxError, RecursionError):
         return []
     from acp_migrate.cst.positions import positions_of
     from acp_migrate.cst.walk import walk

@@ -26,6 +26,7 @@ of the project makes (a factory the project does not hold) is migrated as before
 
 from __future__ import annotations
 
+import ast
 import os
 
 import libcst as cst
@@ -65,6 +66,47 @@ def check_factories_elsewhere(context: FileContext, agents: list[cst.ClassDef]) 
     for fact in context.gathered():
         if fact.key in made_here and fact.text:
             raise CannotRewire(f"{fact.place} makes the agent: {fact.text}")
+
+
+def may_make_agents_elsewhere(tree: ast.Module) -> bool:
+    """On CPython's tree of a module naming `AgentSideConnection`: whether a factory it
+    gives one may make a class of another module (what `gather_factories` looks for, at
+    a LibCST parse's cost). Not when each factory names only the parameters of the code
+    around it, builtins, and classes of this module made of nothing imported (a test's
+    `lambda _conn: TestAgent()`, an SDK's `AgentSideConnection(to_agent, ...)`)."""
+    bound: set[str] = set()  # imported, defined or assigned: followed by gather_factories
+    classes: dict[str, ast.ClassDef] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.ClassDef):
+            classes[node.name] = node
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            bound.add(node.id)
+
+    def reaches(expression: ast.AST, seen: set[str]) -> bool:
+        for name in (n.id for n in ast.walk(expression) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)):
+            if name in bound:
+                return True
+            if name in classes and name not in seen:
+                seen.add(name)
+                if any(reaches(base, seen) for base in classes[name].bases):
+                    return True
+        return False
+
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if (func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)) != CONNECTION_CLASS:
+            continue
+        given = [arg for arg in node.args[:1] if not isinstance(arg, ast.Starred)]
+        given += [keyword.value for keyword in node.keywords if keyword.arg == FACTORY_KEYWORD]
+        if any(reaches(factory, set()) for factory in given):
+            return True
+    return False
 
 
 def gather_factories(context: FileContext) -> list[tuple[cst.CSTNode, str, str]]:
@@ -228,12 +270,19 @@ def _is_factory(context: FileContext, expression: cst.BaseExpression, depth: int
 
 
 def _assigned(context: FileContext, name: str) -> list[cst.BaseExpression]:
-    values: list[cst.BaseExpression] = []
+    """The values the module assigns `name`, in order."""
+    return context.shared(_assignments).get(name, [])
+
+
+def _assignments(context: FileContext) -> dict[str, list[cst.BaseExpression]]:
+    """Each name the module assigns -> its values: one walk a file, however many names are asked."""
+    values: dict[str, list[cst.BaseExpression]] = {}
 
     class Assignments(cst.CSTVisitor):
         def visit_Assign(self, node: cst.Assign) -> None:
-            if any(isinstance(t.target, cst.Name) and t.target.value == name for t in node.targets):
-                values.append(node.value)
+            names = {t.target.value for t in node.targets if isinstance(t.target, cst.Name)}
+            for name in names:
+                values.setdefault(name, []).append(node.value)
 
     walk(context.module, Assignments())
     return values
