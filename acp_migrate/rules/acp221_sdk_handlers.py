@@ -27,10 +27,10 @@ or on an instance the module provably holds (`agent = EchoAgent(conn)` bound onc
 its scope, or the class called in place) whose one argument builds the request model
 with keyword arguments becomes the keyword call of the moved handler:
 `self.newSession(NewSessionRequest(cwd=d, mcpServers=[]))` ->
-`self.new_session(cwd=d, mcp_servers=[])`, through what ACP223 writes for a
-connection's call (rules/shared/request_calls.py). ACP221, which renames the handler,
-owns its calls (ACP223 owns the SDK's connection methods, which keep their old name up
-to 1.0): a call ACP221 moves or names, ACP223 leaves. A call of the old name on a class
+`self.new_session(cwd=d, mcp_servers=[])`, as ACP223 writes a connection's call.
+ACP221, which renames the handler, owns its calls (ACP223 owns the SDK's connection
+methods, which keep their old name up to 1.0): a call ACP221 moves or names, ACP223
+leaves. A call of the old name on a class
 holding the handler in its 0.7 form already (a run of fix before) is treated the same.
 Named for a person, the call left as it is: a request model held elsewhere (`request =
 ...; self.newSession(request)`), positional fields, a model lacking a field 0.6
