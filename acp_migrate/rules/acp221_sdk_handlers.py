@@ -339,7 +339,32 @@ class RequestObjectHandler(Rule):
             return None
         if called == "super" and owner is not None:
             return self._defined(owner, old, classes, skip=True)
-        return self._defined(classes[called], old, classes, skip=False) if called in classes else None
+        if called in classes:
+            return self._defined(classes[called], old, classes, skip=False)
+        return self._imported(called, old) if called is not None else None
+
+    def _imported(self, called: str, old: str) -> _Move | None:
+        """How fix moves the handler `old` of the class `called` names, imported from
+        another file of the project (its run moves it there)."""
+        import libcst as cst
+
+        from acp_migrate.rules.shared.project_classes import Module, class_of
+
+        found = class_of(self.context, cst.Name(called), Module.of(self.context)) if old in CAMEL_HANDLERS else None
+        if found is None:
+            return None
+        node, module = found
+        methods = _methods(node)
+        new = NEW_NAMES[old]
+        if old not in methods:
+            return self._moved_already(new) if new in methods else None
+        side = next((BASES[q] for base in node.bases if (q := module.imports.resolve(base.value)) in BASES), None)
+        if old in EXTENSIONS:
+            return _Move(new, "")
+        if side is not None and old not in PROTOCOLS[side]:
+            return None
+        move = self._handler(methods[old], new, side)
+        return move if isinstance(move, _Move) else None
 
     def _defined(
         self, node: cst.ClassDef, old: str, classes: dict[str, cst.ClassDef], *, skip: bool, depth: int = 0
@@ -349,26 +374,31 @@ class RequestObjectHandler(Rule):
         form already (a run of fix before) is as if fix moved it."""
         import libcst as cst
 
-        from acp_migrate.rules.shared.sdk_handlers import signature
-
         if not skip:
-            methods = {s.name.value: s for s in getattr(node.body, "body", ()) if isinstance(s, cst.FunctionDef)}
+            methods = _methods(node)
             if old in methods:
                 move = self._handlers(node).get(methods[old])
                 return move if isinstance(move, _Move) else None
             new = NEW_NAMES.get(old, old)
-            target = self.context.settings.sdk.version
             if new != old and new in methods:
-                parameters = None if old in EXTENSIONS else signature(new, target)
-                if parameters is None:
-                    return _Move(new, "")
-                names = tuple(p.split("=")[0] for p in parameters.split(", "))
-                return _Move(new, "", (), names, _required(new))
+                return self._moved_already(new)
         for base in node.bases:
             parent = classes.get(base.value.value) if isinstance(base.value, cst.Name) else None
             if parent is not None and depth < MAX_BASE_DEPTH:
                 return self._defined(parent, old, classes, skip=False, depth=depth + 1)
         return None
+
+    def _moved_already(self, new: str) -> _Move | None:
+        """The move of a handler a class holds in its 0.7 form `new` already: its calls
+        move as if fix had moved it."""
+        from acp_migrate.rules.shared.sdk_handlers import signature
+
+        if new in EXTENSIONS.values():
+            return _Move(new, "")
+        parameters = signature(new, self.context.settings.sdk.version)
+        if parameters is None:
+            return None
+        return _Move(new, "", (), tuple(p.split("=")[0] for p in parameters.split(", ")), _required(new))
 
     def _instances(self) -> dict[str, str]:
         """The names the innermost function (or the module) binds once, to a call of a
@@ -397,6 +427,13 @@ class RequestObjectHandler(Rule):
 
     def _left(self, node: cst.CSTNode, message: str) -> None:
         self.context.report(Report(node, self.code, message, fixable=False))
+
+
+def _methods(node: cst.ClassDef) -> dict[str, cst.FunctionDef]:
+    """The methods a class defines, by name (the last definition wins, as at run time)."""
+    import libcst as cst
+
+    return {s.name.value: s for s in getattr(node.body, "body", ()) if isinstance(s, cst.FunctionDef)}
 
 
 def _camel(field: str) -> str:

@@ -1,4 +1,4 @@
-# Case: calls of a handler fix moves that it cannot move (a request held in a variable, positional fields, a field 0.6 required missing, getattr) are named; an instance's call is moved
+# Case: calls of a handler fix moves that it cannot move (a request held in a variable, positional fields, a field 0.6 required missing, getattr) are named; an instance's call is moved, in this file and in a test importing the class
 from acp import NewSessionRequest, NewSessionResponse, PromptResponse
 
 
