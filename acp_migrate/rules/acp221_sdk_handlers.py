@@ -23,19 +23,21 @@ so, or only ever read as `params.<field>`).
 
 Its calls move with it (a handler renamed without them raises `AttributeError` from
 0.7): a call on `self` or `cls` in the class or a subclass of this module, on `super()`,
-or on an instance the module provably holds (`agent = EchoAgent(conn)` bound once in
-its scope, or the class called in place) whose one argument builds the request model
-with keyword arguments becomes the keyword call of the moved handler:
+or on an instance provably of the class (`agent = EchoAgent(conn)` bound once in its
+scope, or the class called in place; in another file of the project too, a test
+importing the class) whose one argument builds the request model with keyword
+arguments becomes the keyword call of the moved handler:
 `self.newSession(NewSessionRequest(cwd=d, mcpServers=[]))` ->
 `self.new_session(cwd=d, mcp_servers=[])`, as ACP223 writes a connection's call.
 ACP221, which renames the handler, owns its calls (ACP223 owns the SDK's connection
 methods, which keep their old name up to 1.0): a call ACP221 moves or names, ACP223
-leaves. A call of the old name on a class
-holding the handler in its 0.7 form already (a run of fix before) is treated the same.
+leaves. A call of the old name on a class holding the handler in its 0.7 form already
+(a run of fix before) is treated the same.
 Named for a person, the call left as it is: a request model held elsewhere (`request =
 ...; self.newSession(request)`), positional fields, a model lacking a field 0.6
 required (the call raised a `ValidationError` there: no call on 0.7 means the same),
-and `getattr(self, "newSession")`. A call from another module is not seen.
+and `getattr(self, "newSession")`. A receiver it cannot tell (a parameter, an
+attribute, a name bound twice) is taken for a connection, ACP223's.
 
 Reported for a person, the handler left as it is: a request model that escapes its
 handler (passed on, stored, returned, `params.model_dump()`, `params.field_meta`: a
