@@ -77,3 +77,8 @@ def test_a_subclass_calling_the_handler_it_inherits_calls_the_moved_one() -> Non
     fixed = _fixed(source)
     assert b'return await self.new_session(cwd="/", mcp_servers=[])\n' in fixed
     assert b"async def new_session(self, cwd, **kwargs)" in fixed
+
+
+def test_a_call_passing_no_request_is_named() -> None:
+    source = AGENT + b"\n    async def again(self):\n        return await self.newSession()\n"
+    assert _findings({"agent.py": source}) == ["agent.py:5: ACP221", "agent.py:9: ACP221 (left)"]

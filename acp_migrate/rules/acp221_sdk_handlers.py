@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     import libcst as cst
 
     from acp_migrate.rules.context import FileContext
+    from acp_migrate.rules.shared.project_classes import Module
 
 # Handlers only 0.6 spells so: a file holding none has no old agent or client.
 CAMEL_HANDLERS = frozenset(old for old in (*HANDLERS, *CLIENT_HANDLERS, *EXTENSIONS) if old not in SAME_NAME)
@@ -166,6 +167,7 @@ class RequestObjectHandler(Rule):
         super().__init__(context)
         self._moves: dict[cst.ClassDef, dict[cst.FunctionDef, _Move | str]] = {}
         self._scope_instances: dict[cst.CSTNode, dict[str, str]] = {}
+        self._imported_classes: dict[str, tuple[cst.ClassDef, Module] | None] = {}
         # The calls of the handlers it moves: ACP223's rewrite of a connection's call is not theirs.
         self._calls: set[cst.Call] = set()
         context.claim(self.code, lambda lineage: lineage[-1] in self._calls)
@@ -292,8 +294,9 @@ class RequestObjectHandler(Rule):
             return
         moved = f"`{old}`" if old == move.new else f"`{old}` (`{move.new}` from SDK 0.7)"
         message = f"{shown}: the handler {moved} takes one keyword argument per field"
-        model = node.args[0].value if len(node.args) == 1 and node.args[0].keyword is None else None
-        if node.args[0].star or not isinstance(model, cst.Call) or not self._is_request_model(model.func):
+        only = node.args[0] if len(node.args) == 1 else None
+        model = only.value if only is not None and only.keyword is None and not only.star else None
+        if not isinstance(model, cst.Call) or not self._is_request_model(model.func):
             self._left(node, f"{message}; no request model is built in the call: pass its fields by keyword")
             return
         target = self.context.settings.sdk.version
@@ -352,7 +355,9 @@ class RequestObjectHandler(Rule):
 
         from acp_migrate.rules.shared.project_classes import Module, class_of
 
-        found = class_of(self.context, cst.Name(called), Module.of(self.context)) if old in CAMEL_HANDLERS else None
+        if called not in self._imported_classes:
+            self._imported_classes[called] = class_of(self.context, cst.Name(called), Module.of(self.context))
+        found = self._imported_classes[called] if old in CAMEL_HANDLERS else None
         if found is None:
             return None
         node, module = found
