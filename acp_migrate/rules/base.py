@@ -112,6 +112,12 @@ class Rule(RuleBase):
     # runs only when the run's target crosses one (`RuleSettings.crosses`). None: not an
     # SDK move (the slash-command rules), it always runs.
     sdk_release: ClassVar[str | tuple[str, ...] | None] = None
+    # Bytes marking a file another file's analysis may need read (an agent's factory in
+    # the module serving it): a run that decides for the project reads every file of the
+    # project holding one, selected or not, and hands the rule's `gather(context)` its
+    # tree. It returns (node, key, text): `FileContext.gathered` in every file then holds
+    # them, `node` given as the file's `path:line`.
+    gathers: ClassVar[tuple[bytes, ...]] = ()
 
     def __init_subclass__(cls, **keywords: object) -> None:
         super().__init_subclass__(**keywords)
