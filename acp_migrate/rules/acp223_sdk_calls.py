@@ -26,6 +26,10 @@ Reported for a person, the call left as it is: a request model with `field_meta`
 `**kwargs`, or a field the target's method does not take. A request model built
 earlier and passed by name, or built with 0.7's field names, is left alone: it still
 runs up to 1.0.
+
+A call of an agent's or a client's own handler (on `self`, `super()`, an instance of
+the project's class) is ACP221's, which renames the handler: no connection keeps its
+old name there.
 """
 
 from __future__ import annotations
