@@ -19,6 +19,17 @@ storing the connection move to `on_connect(self, conn)` after it. A connection
 annotated `AgentSideConnection` is annotated `Client` (`acp.interfaces`, what 0.7+
 hands `on_connect`): from 0.12 `from acp import AgentSideConnection` warns at import.
 
+The class's other constructions passing the connection would raise TypeError then, and
+move with it: those of the class or of a subclass inheriting that `__init__`, in this
+module or in another file of the project ACP222 reads (a test importing the class and
+naming the connection's class, `AsyncMock(spec=AgentSideConnection)`): in a statement,
+`agent = EchoAgent(conn)` becomes `agent = EchoAgent()` then `agent.on_connect(conn)`
+(`self.agent = ...` too), a subclass's `super().__init__(conn)` becomes
+`super().__init__()` then `self.on_connect(conn)`; in an expression (`return
+EchoAgent(conn)`, an argument) the call is named for a person. A file naming neither
+connection class (a test's bare `AsyncMock()` connection) is one ACP222 does not read:
+its constructions are neither moved nor named.
+
 The client's side is the same move: `ClientSideConnection(lambda _agent: client, writer,
 reader)` (deprecated from 0.7) becomes `connect_to_agent(client, writer, reader)`, the
 client object itself; a factory forwarding the connection to this module's class
@@ -185,14 +196,21 @@ class ConnectionFactory(Rule):
             return
         here = Module.of(self.context)
         self.context.parents.update(finder.parents)
+        known: dict[str, bool] = {}  # a name's class read once, however often it is called
+
+        def takes_connection_away(expression: cst.BaseExpression) -> bool:
+            name = self.context.code(expression)
+            if name not in known:
+                known[name] = self._takes_connection_away(expression, here)
+            return known[name]
+
         for call, (cls, me) in finder.calls.items():
             if isinstance(call.func, cst.Name):
                 made = f"`{call.func.value}`"
-                if not self._takes_connection_away(call.func, here):
+                if not takes_connection_away(call.func):
                     continue
             else:  # `super().__init__(conn)` in a method of `cls`
-                bases = [base.value for base in cls.bases if base.keyword is None]
-                if not any(self._takes_connection_away(base, here) for base in bases):
+                if not any(takes_connection_away(base.value) for base in cls.bases if base.keyword is None):
                     continue
                 made = f"`{cls.name.value}`'s base"
             self._construction(call, made, me, finder.parents)
