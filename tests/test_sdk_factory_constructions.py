@@ -14,6 +14,9 @@ from pathlib import Path
 import pytest
 from support.sdk_venv import sdk_env, sdk_python
 from test_golden import GOLDEN, _fix_all, _settings
+
+from acp_migrate.engine.analysis.codemod import analyze_source
+from acp_migrate.engine.execution.modules import in_memory_modules
 from test_sdk_move_runs import TARGET, drive, echoed
 
 CASE = GOLDEN / "move-0-7-agent-built-with-its-connection-in-tests"
@@ -122,3 +125,38 @@ def test_a_construction_of_a_class_whose_factory_stays_is_left() -> None:
     outputs, _ = _fixed({"agent.py": kept, "tests/test_agent.py": test})
     assert b"def __init__(self, conn" in outputs["agent.py"]
     assert outputs["tests/test_agent.py"] == test
+
+
+def test_check_reads_the_constructions_fix_moves_in_definitions_naming_no_connection() -> None:
+    # check hollows definitions holding no legacy token; these construct the agent.
+    agent = AGENT + b"\n\ndef make_for_tests(conn):\n    agent = EchoAgent(conn)\n    return agent\n"
+    test = b"""\
+from unittest.mock import AsyncMock
+
+from acp import AgentSideConnection
+from agent import EchoAgent
+
+
+def connection():
+    return AsyncMock(spec=AgentSideConnection)
+
+
+def test_the_agent_is_made():
+    agent = EchoAgent(connection())
+    assert agent
+"""
+    files = {"agent.py": agent, "tests/test_agent.py": test}
+    settings = _settings(CASE)
+
+    def findings(fix: bool) -> list[str]:
+        return [
+            f"{f.path}:{f.line}: {f.code} {f.message}"
+            for name, source in files.items()
+            for f in analyze_source(
+                source, path=name, fix=fix, modules=in_memory_modules(files, name), settings=settings
+            ).findings
+        ]
+
+    constructions = [f for f in findings(fix=True) if "takes its connection in `on_connect" in f]
+    assert [f.split(" `")[0] for f in constructions] == ["agent.py:18: ACP222", "tests/test_agent.py:12: ACP222"]
+    assert findings(fix=False) == findings(fix=True)

@@ -155,10 +155,15 @@ class ConnectionFactory(Rule):
         # False: reading another module for its moves only, not its constructions.
         self._constructions = constructions
         self._moved_elsewhere: dict[str, frozenset[str]] = {}
+        # The calls that may construct a class passing it the connection: `Name(...)`,
+        # and `super().__init__(...)` in a method (-> its class and the method's `self`).
+        self._calls: dict[cst.Call, tuple[cst.ClassDef | None, str | None]] = {}
 
     def visit_Call(self, node: cst.Call) -> None:
         called = self.context.resolve(node.func)
         if called not in CONNECTIONS | CLIENT_CONNECTIONS or not node.args:
+            if node.args and self._constructions:
+                self._note(node)
             return
         client = called in CLIENT_CONNECTIONS
         try:
@@ -174,11 +179,22 @@ class ConnectionFactory(Rule):
             self.moved[made] = node
 
     def leave_Module(self, node: cst.Module) -> None:
-        if self._constructions:
-            self._move_constructions(node)
+        if self._calls:
+            self._move_constructions()
 
     # -- the other constructions of a class whose `__init__` moved -------------------
-    def _move_constructions(self, module: cst.Module) -> None:
+    def _note(self, node: cst.Call) -> None:
+        import libcst as cst
+
+        if isinstance(node.func, cst.Name):
+            self._calls[node] = (None, None)
+        elif _is_super_init(node.func):
+            scopes, method = self.context.scopes, self.context.function
+            owner = scopes[-2] if len(scopes) > 1 and scopes[-1] is method else None
+            if isinstance(owner, cst.ClassDef) and method.params.params:
+                self._calls[node] = (owner, method.params.params[0].name.value)
+
+    def _move_constructions(self) -> None:
         """Each construction passing the connection to a class whose `__init__(self, conn)`
         moves to `on_connect` (of this module or another of the project, or a subclass
         inheriting that `__init__`) raises TypeError from the move: `agent = C(conn)`
@@ -187,15 +203,11 @@ class ConnectionFactory(Rule):
         a person."""
         import libcst as cst
 
-        from acp_migrate.cst.walk import walk
         from acp_migrate.rules.shared.project_classes import Module
 
-        finder = _Constructions(set(self.moved.values()))
-        walk(module, finder)
-        if not finder.calls:
-            return
         here = Module.of(self.context)
-        self.context.parents.update(finder.parents)
+        parents = self.context.parents
+        factories = set(self.moved.values())
         known: dict[str, bool] = {}  # a name's class read once, however often it is called
 
         def takes_connection_away(expression: cst.BaseExpression) -> bool:
@@ -204,7 +216,9 @@ class ConnectionFactory(Rule):
                 known[name] = self._takes_connection_away(expression, here)
             return known[name]
 
-        for call, (cls, me) in finder.calls.items():
+        for call, (cls, me) in self._calls.items():
+            if _within(call, factories, parents):
+                continue  # the factory's own construction, which the move rewrites
             if isinstance(call.func, cst.Name):
                 made = f"`{call.func.value}`"
                 if not takes_connection_away(call.func):
@@ -213,7 +227,7 @@ class ConnectionFactory(Rule):
                 if not any(takes_connection_away(base.value) for base in cls.bases if base.keyword is None):
                     continue
                 made = f"`{cls.name.value}`'s base"
-            self._construction(call, made, me, finder.parents)
+            self._construction(call, made, me, parents)
 
     def _construction(self, call: cst.Call, made: str, me: str | None, parents) -> None:
         import libcst as cst
@@ -583,36 +597,12 @@ def _split(context, init: cst.FunctionDef, stores: list[cst.BaseStatement], rety
     context.insert_after(init, [on_connect.with_changes(leading_lines=[cst.EmptyLine(indent=False)])])
 
 
-class _Constructions:
-    """A walk of the module noting each node's parent and the calls that may construct
-    a class passing it the connection: `Name(...)` with arguments, and
-    `super().__init__(...)` in a method (-> its class and the method's `self`); the
-    connection calls whose factories move are not entered."""
-
-    def __init__(self, factories: set[cst.Call]) -> None:
-        self.factories = factories
-        self.parents: dict[cst.CSTNode, cst.CSTNode] = {}
-        self.calls: dict[cst.Call, tuple[cst.ClassDef | None, str | None]] = {}
-        self._lineage: list[cst.CSTNode] = []
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        import libcst as cst
-
-        if self._lineage:
-            self.parents[node] = self._lineage[-1]
-        self._lineage.append(node)
-        if isinstance(node, cst.Call) and node.args:
-            if isinstance(node.func, cst.Name):
-                self.calls[node] = (None, None)
-            elif _is_super_init(node.func) and len(self._lineage) > 4:
-                method = next((n for n in reversed(self._lineage) if isinstance(n, cst.FunctionDef)), None)
-                owner = self.parents.get(self.parents.get(method)) if method is not None else None
-                if isinstance(owner, cst.ClassDef) and method.params.params:
-                    self.calls[node] = (owner, method.params.params[0].name.value)
-        return node not in self.factories
-
-    def on_leave(self, original_node: cst.CSTNode) -> None:
-        self._lineage.pop()
+def _within(node: cst.CSTNode, ancestors: set[cst.CSTNode], parents: dict[cst.CSTNode, cst.CSTNode]) -> bool:
+    while node is not None and ancestors:
+        if node in ancestors:
+            return True
+        node = parents.get(node)
+    return False
 
 
 def _is_super_init(func: cst.BaseExpression) -> bool:
