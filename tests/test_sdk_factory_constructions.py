@@ -160,3 +160,37 @@ def test_the_agent_is_made():
     constructions = [f for f in findings(fix=True) if "takes its connection in `on_connect" in f]
     assert [f.split(" `")[0] for f in constructions] == ["agent.py:18: ACP222", "tests/test_agent.py:12: ACP222"]
     assert findings(fix=False) == findings(fix=True)
+
+
+def test_a_client_s_constructions_and_a_subclass_in_another_file_move_too() -> None:
+    client = b"""\
+from acp import Client, ClientSideConnection
+
+
+class ExampleClient(Client):
+    def __init__(self, conn) -> None:
+        self._conn = conn
+
+
+def connect(writer, reader):
+    return ClientSideConnection(lambda conn: ExampleClient(conn), writer, reader)
+"""
+    loud = b"""\
+from acp import ClientSideConnection
+from client import ExampleClient
+
+
+class LoudClient(ExampleClient):
+    def __init__(self, conn, volume) -> None:
+        super().__init__(conn)
+        self.volume = volume
+
+
+spare = ExampleClient(None)
+"""
+    outputs, remaining = _fixed({"client.py": client, "loud.py": loud})
+    assert b"connect_to_agent(ExampleClient(), writer, reader)" in outputs["client.py"]
+    assert outputs["loud.py"] == loud.replace(
+        b"super().__init__(conn)\n", b"super().__init__()\n        self.on_connect(conn)\n"
+    ).replace(b"spare = ExampleClient(None)\n", b"spare = ExampleClient()\nspare.on_connect(None)\n")
+    assert remaining == []

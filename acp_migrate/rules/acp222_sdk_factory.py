@@ -155,14 +155,14 @@ class ConnectionFactory(Rule):
         # False: reading another module for its moves only, not its constructions.
         self._constructions = constructions
         self._moved_elsewhere: dict[str, frozenset[str]] = {}
-        # The calls that may construct a class passing it the connection: `Name(...)`,
-        # and `super().__init__(...)` in a method (-> its class and the method's `self`).
+        # The calls that may construct a class passing it the connection: `Name(x)`,
+        # and `super().__init__(x)` in a method (-> its class and the method's `self`).
         self._calls: dict[cst.Call, tuple[cst.ClassDef | None, str | None]] = {}
 
     def visit_Call(self, node: cst.Call) -> None:
         called = self.context.resolve(node.func)
         if called not in CONNECTIONS | CLIENT_CONNECTIONS or not node.args:
-            if node.args and self._constructions:
+            if len(node.args) == 1 and self._constructions:  # the moved `__init__` took one
                 self._note(node)
             return
         client = called in CLIENT_CONNECTIONS
@@ -245,7 +245,7 @@ class ConnectionFactory(Rule):
         else:
             receiver = None
         statement = parents.get(small)
-        arg = call.args[0].value if len(call.args) == 1 and not call.args[0].star else None
+        arg = None if call.args[0].star else call.args[0].value
         root = receiver.value if isinstance(receiver, cst.Attribute) else receiver
         if (
             arg is None
