@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from acp_migrate.config_files import ConfigFiles
 
 DISTRIBUTION = "agent-client-protocol"
+# A module importing the SDK (`import acp`, `from acp.schema import ...`), by its bytes.
+IMPORTS_SDK = re.compile(rb"^[ \t]*(?:from|import)[ \t]+acp\b", re.MULTILINE)
 # The files a project states its requirements in (read in its root).
 REQUIREMENT_FILES = ("pyproject.toml", "requirements*.txt", "setup.cfg")
 

@@ -27,8 +27,9 @@ naming the connection's class, `AsyncMock(spec=AgentSideConnection)`): in a stat
 (`self.agent = ...` too), a subclass's `super().__init__(conn)` becomes
 `super().__init__()` then `self.on_connect(conn)`; in an expression (`return
 EchoAgent(conn)`, an argument) the call is named for a person. A file naming neither
-connection class (a test's bare `AsyncMock()` connection) is one ACP222 does not read:
-its constructions are neither moved nor named.
+connection class (a test's bare `AsyncMock()` connection) is read when it imports the SDK
+and holds what another rule reads (`agent.newSession(...)`); one that does neither is
+not read: its constructions are neither moved nor named.
 
 The client's side is the same move: `ClientSideConnection(lambda _agent: client, writer,
 reader)` (deprecated from 0.7) becomes `connect_to_agent(client, writer, reader)`, the
@@ -146,6 +147,14 @@ class ConnectionFactory(Rule):
             target_sdk="1.0.0",
         ),
     )
+
+    @classmethod
+    def is_candidate(cls, source: bytes) -> bool:
+        # A test building the agent with a bare mock connection (`EchoAgent(AsyncMock())`)
+        # names no connection class; read by the screen for another rule, it imports the SDK.
+        from acp_migrate.sdk import IMPORTS_SDK
+
+        return super().is_candidate(source) or IMPORTS_SDK.search(source) is not None
 
     def __init__(self, context: FileContext, *, constructions: bool = True) -> None:
         super().__init__(context)

@@ -36,6 +36,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from acp_migrate.engine.analysis.prefilter import may_contain_legacy
+from acp_migrate.sdk import IMPORTS_SDK
 
 _LEADING_SPACE = re.compile(rb"[ \t\f]*")
 # Imports anywhere count: rules resolve names through every import of the file.
@@ -109,20 +110,35 @@ def _irrelevant(lines: list[bytes], tree: ast.Module) -> list[ast.stmt]:
         read |= more
     # In a file naming a connection class, a definition using a class of the file or one
     # a top-level import binds (a test importing the agent) stays whole: ACP222 moves the
-    # constructions passing the connection to an agent whose `__init__` it moves.
+    # constructions passing the connection to an agent whose `__init__` it moves; in one
+    # only importing the SDK (a test's bare mock connection), one calling an imported
+    # class with one argument.
     if irrelevant and any(name in segment for segment in kept for name in _CONNECTION_CLASSES):
-        classes_used = {name.encode() for name in _class_like_names(tree)}
-        irrelevant = [(s, segment) for s, segment in irrelevant if classes_used.isdisjoint(_WORD.findall(segment))]
+        used = {name.encode() for name in _class_like_names(tree, local=True)}
+        irrelevant = [(s, segment) for s, segment in irrelevant if used.isdisjoint(_WORD.findall(segment))]
+    elif irrelevant and any(IMPORTS_SDK.search(segment) for segment in kept):
+        imported = set(_class_like_names(tree, local=False))
+        irrelevant = [(s, segment) for s, segment in irrelevant if not _constructs(s, imported)]
     return [statement for statement, _ in irrelevant]
 
 
-def _class_like_names(tree: ast.Module) -> Iterator[str]:
-    """The module's classes and the names its top-level `from` imports bind, but the SDK's."""
+def _class_like_names(tree: ast.Module, *, local: bool) -> Iterator[str]:
+    """The names the module's top-level `from` imports bind, but the SDK's, and its
+    classes where `local`."""
     for statement in tree.body:
-        if isinstance(statement, ast.ClassDef):
+        if isinstance(statement, ast.ClassDef) and local:
             yield statement.name
         elif isinstance(statement, ast.ImportFrom) and (statement.level or statement.module.partition(".")[0] != "acp"):
             yield from (alias.asname or alias.name for alias in statement.names)
+
+
+def _constructs(statement: ast.stmt, names: set[str]) -> bool:
+    """Whether `statement` calls one of `names` with one argument (`EchoAgent(conn)`)."""
+    return any(
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in names
+        and len(node.args) == 1 and not node.keywords
+        for node in ast.walk(statement)
+    )
 
 
 def _base_names(node: ast.ClassDef) -> set[str]:
