@@ -14,6 +14,7 @@ from acp_migrate.engine.analysis.prefilter import first_trigger, may_contain_leg
 from acp_migrate.engine.analysis.screen import (
     MAX_SCREEN_BYTES,
     MAX_SCREEN_COST,
+    costs_at_most,
     first_site,
     may_report,
     parse_cost,
@@ -114,7 +115,7 @@ MAX_PARSE_COST = 300_000
 
 
 def within_parse_limits(source: bytes) -> bool:
-    return len(source) <= MAX_PARSE_BYTES and parse_cost(source) <= MAX_PARSE_COST
+    return len(source) <= MAX_PARSE_BYTES and costs_at_most(source, MAX_PARSE_COST)
 
 
 def _too_large(source: bytes, sdk: Target | None) -> str:
@@ -445,9 +446,10 @@ def analyze_source(
     Only the rules `settings` enables run, and findings silenced by a suppression
     comment are dropped together with their edits (`engine/analysis/suppressions.py`).
     Raises SourceError when the file cannot be analysed; one whose bytes do not decode
-    (UndecodableSource) without any legacy token gives `SourceAnalysis.warning` instead.
+    (UndecodableSource) without a token of a rule reading it gives `SourceAnalysis.warning` instead.
     """
-    candidate = may_contain_legacy(source, settings.sdk)
+    suffix = os.path.splitext(path)[1].lower()
+    candidate = may_contain_legacy(source, settings.sdk, suffix)
     try:
         encoding = check_decodable(source)
     except UndecodableSource as error:
@@ -459,7 +461,6 @@ def analyze_source(
     # suppression comments are asked for.
     if not candidate and not report_unused_suppressions:
         return SourceAnalysis(encoding=encoding)
-    suffix = os.path.splitext(path)[1].lower()
     document = suffix not in PYTHON_SUFFIXES and suffix in _document_suffixes()
     report_filter = ReportFilter.for_source(source, encoding, settings, python=not document)
     vendored = candidate and _is_vendored_runtime(source)

@@ -27,6 +27,7 @@ it says where (`first_site`): a file too large for LibCST is refused naming that
 from __future__ import annotations
 
 import functools
+import os
 import re
 from typing import NamedTuple
 
@@ -72,7 +73,13 @@ MAX_SCREEN_COST = 1_200_000
 
 
 def within_screen_limits(source: bytes) -> bool:
-    return len(source) <= MAX_SCREEN_BYTES and parse_cost(source) <= MAX_SCREEN_COST
+    return len(source) <= MAX_SCREEN_BYTES and costs_at_most(source, MAX_SCREEN_COST)
+
+
+def costs_at_most(source: bytes, limit: int) -> bool:
+    """Whether `parse_cost(source) <= limit`, not counted where the size tells: a unit
+    is a byte or more, a newline costs three."""
+    return 3 * len(source) <= limit or parse_cost(source) <= limit
 
 
 class Site(NamedTuple):
@@ -330,6 +337,7 @@ def needs_libcst(source: bytes, path: str, settings: RuleSettings = DEFAULT_SETT
     project decision which files it reads; no result depends on it."""
     return (
         path.lower().endswith((".py", ".pyi"))
-        and may_contain_legacy(source, settings.sdk)
+        # the analysis asks the same (answered once)
+        and may_contain_legacy(source, settings.sdk, os.path.splitext(path)[1].lower())
         and may_report(source, settings.sdk)
     )
