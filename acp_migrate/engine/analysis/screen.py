@@ -134,12 +134,8 @@ def _word_site(source: bytes, harmless: dict[str, frozenset[str]]) -> Site | Non
     # a continued line). bytes.splitlines breaks lines where CPython counts them.
     words = set(harmless)
     contexts = frozenset().union(*harmless.values())
-    spelled = [word.encode() for word in words]
-    lines = [
-        number
-        for number, line in enumerate(source.splitlines(), 1)
-        if b"\\" in line or any(word in line for word in spelled)
-    ]
+    spelled = re.compile(b"|".join(re.escape(word.encode()) for word in sorted(words)) + rb"|\\")
+    lines = [number for number, line in enumerate(source.splitlines(), 1) if spelled.search(line)]
     # Every `str` field of every node is an identifier or a constant's value (`Name.id`,
     # `Attribute.attr`, `keyword.arg`, `arg.arg`, `alias.name`, `Constant.value`, ...),
     # and lists of them (`Global.names`, `MatchClass.kwd_attrs`): read generically, no
