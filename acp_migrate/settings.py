@@ -57,6 +57,17 @@ VENDORED = "vendored"
 DEFAULT_SETTINGS = RuleSettings()
 
 
+@dataclass(frozen=True, slots=True)
+class Gathered:
+    """What a rule's `gather` read in one file of the project for another file's
+    analysis: `key` says what it is about, `text` what it found, both the rule's
+    words; `place`: `path:line`, as the run names the file."""
+
+    key: str
+    place: str
+    text: str
+
+
 @dataclass(frozen=True, slots=True)  # a default of other dataclasses' fields: hashable
 class ProjectFacts:
     """What a run decided about the whole project before editing any file.
@@ -66,7 +77,10 @@ class ProjectFacts:
     `path:line (why)`; while there is one, a schema the project owns keeps the field.
     `run_paths`: the run's paths, absolute (empty: unknown); a schema module outside
     them keeps its field too, since the run does not edit it.
+    `gathered`: what the rules' `gather` read in the project's files holding one of their
+    `gathers` marks (`Rule.gathers`), the run's files or not.
     """
 
     schema_kept_by: tuple[str, ...] = ()
     run_paths: tuple[str, ...] = ()
+    gathered: tuple[Gathered, ...] = ()

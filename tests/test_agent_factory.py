@@ -9,6 +9,10 @@ across connections left every later connection without commands (two connections
 one process: support/two_connections.py gives the second `null`). The migrated ones
 run over stdio in tests/test_golden_runs.py, and here serve two connections in one
 process with one factory.
+
+The factory may be in the module serving the agent (`server.py`, the wrapper in
+`tracing.py` or a package): the project decision reads it there, for `fix agent.py`
+alone too, and the agent is migrated or refused as if the factory were in its module.
 """
 
 from __future__ import annotations
@@ -292,7 +296,13 @@ def test_a_migrated_agent_made_through_a_wrapper_advertises_on_every_connection(
     does: the wrapper proven, each connection's agent is its own and advertises on it."""
     folder = expected_tree(GOLDEN / case, tmp_path / case)
     factory = re.search(r"AgentSideConnection\((.*), writer, reader\)", (folder / "agent.py").read_text())[1]
-    spec = {"root": str(folder), "module": "agent", "factory": factory, "timeout": HANG_GUARD}
+    assert serve_two_connections(folder, "agent", factory) == [["web", "test"], ["web", "test"]]
+
+
+def serve_two_connections(folder: Path, module: str, factory: str) -> list[list[str] | None]:
+    """The commands each of two connections' sessions got, served on SDK 0.4.9 by one
+    `factory` evaluated in `module` (support/two_connections.py)."""
+    spec = {"root": str(folder), "module": module, "factory": factory, "timeout": HANG_GUARD}
     served = subprocess.run(
         [str(sdk_python("0.4.9")), str(TWO_CONNECTIONS), json.dumps(spec)],
         env={**sdk_env(), "PYTHONDONTWRITEBYTECODE": "1"},
@@ -303,7 +313,7 @@ def test_a_migrated_agent_made_through_a_wrapper_advertises_on_every_connection(
         timeout=HANG_GUARD * 3,  # a hang guard only
     )
     assert served.returncode == 0, served.stderr
-    assert json.loads(served.stdout) == {"lists": [["web", "test"], ["web", "test"]]}, served.stderr
+    return json.loads(served.stdout)["lists"]
 
 
 def test_an_agent_migrated_before_is_reported_where_it_binds() -> None:
@@ -340,3 +350,123 @@ def test_an_agent_migrated_before_is_reported_where_it_binds() -> None:
         f"`self.advertiser` is bound to the connection the agent was made with, but the agent factory `{FACTORY}`"
         " is wrapped by `traced`"
     )
+
+
+# The agent in one module, the factory in the module serving it (server.py) and the
+# wrapper in a third (tracing.py), or outside the project.
+CACHING_AGENT = (GOLDEN / "todo-sdk-0-4-9-factory-caches-agent" / "input" / "agent.py").read_text()
+CACHING_TRACED = CACHING_AGENT[CACHING_AGENT.index("_agents = {}") : CACHING_AGENT.index("COMMANDS = [")]
+SPLIT_AGENT = CACHING_AGENT.replace(CACHING_TRACED, "")
+SPLIT_AGENT = SPLIT_AGENT[: SPLIT_AGENT.index("async def main")].rstrip() + "\n"
+SERVER = """\
+import asyncio
+
+from acp import AgentSideConnection, stdio_streams
+
+from agent import ExampleAgent
+from {tracing} import traced
+
+
+async def main() -> None:
+    reader, writer = await stdio_streams()
+    AgentSideConnection({factory}, writer, reader)
+    await asyncio.Event().wait()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+SPLIT = {
+    "pass-through": ("import logging\n" + PASS_THROUGH, "tracing"),
+    "caching": ("import logging\n\n" + CACHING_TRACED, "tracing"),
+    "third-party": (None, "tracing_kit"),
+}
+
+
+def split_project(folder: Path, shape: str, server: str = SERVER, factory: str = FACTORY) -> Path:
+    tracing, module = SPLIT[shape]
+    folder.mkdir()
+    (folder / "agent.py").write_text(SPLIT_AGENT)
+    (folder / "server.py").write_text(server.format(tracing=module, factory=factory))
+    if tracing is not None:
+        (folder / "tracing.py").write_text(tracing)
+    return folder
+
+
+def _factory_line(folder: Path) -> int:
+    return next(i for i, line in enumerate((folder / "server.py").read_text().splitlines(), 1) if FACTORY in line)
+
+
+@pytest.mark.parametrize("shape", SPLIT)
+@pytest.mark.parametrize("paths", [["."], ["agent.py"]], ids=["whole tree", "agent.py alone"])
+def test_a_factory_in_the_module_serving_the_agent_is_proven_or_refused(
+    shape: str, paths: list[str], tmp_path: Path
+) -> None:
+    """`fix agent.py` (the pre-commit hook) reads server.py as the whole tree's run does."""
+    project = split_project(tmp_path / "project", shape)
+    checked = run_acp_migrate("check", *paths, cwd=project, text=True)
+    fixed = run_acp_migrate("fix", *paths, cwd=project, text=True)
+    proven = shape == "pass-through"
+    assert fixed.returncode == (0 if proven else 1), fixed.stdout + fixed.stderr
+    assert checked.returncode == 1  # the legacy list, fixable or not
+    assert ("`fix` cannot move it" in checked.stdout) is not proven
+    agent = (project / "agent.py").read_text()
+    assert ("slashCommands=COMMANDS" not in agent) is proven
+    if proven:
+        assert "self.command_advertiser.bind(self._conn)" in agent
+        return
+    todo = "        # acp-migrate: TODO: advertise `COMMANDS` per session (acp-migrate rules ACP005)\n"
+    assert agent.replace(todo, "", 1) == SPLIT_AGENT  # only the TODO, as in the one-file cases
+    assert not (project / "acp_command_advertiser.py").exists()
+    where = f"agent.py:{_slash_line(SPLIT_AGENT.splitlines())}:"
+    named = f"server.py:{_factory_line(project)} makes the agent: the agent factory `{FACTORY}` is wrapped by `traced`"
+    for output in (checked.stdout, fixed.stdout):
+        assert [line for line in output.splitlines() if line.startswith(where) and named in line], output
+
+
+@pytest.mark.parametrize("shape", ["pass-through", "caching"])
+def test_a_subclass_made_in_the_module_serving_the_agent_is_its_agent(shape: str, tmp_path: Path) -> None:
+    server = SERVER.replace("\n\nasync def main", "\n\nclass TracedAgent(ExampleAgent):\n    pass\n\n\nasync def main")
+    project = split_project(tmp_path / "project", shape, server, "traced(lambda conn: TracedAgent(conn))")
+    fixed = run_acp_migrate("fix", "agent.py", cwd=project, text=True)
+    assert fixed.returncode == (0 if shape == "pass-through" else 1), fixed.stdout + fixed.stderr
+    assert ("slashCommands=COMMANDS" in (project / "agent.py").read_text()) is (shape == "caching")
+
+
+def test_an_agent_class_no_file_makes_is_migrated_as_before(tmp_path: Path) -> None:
+    """Its factory is not in the project (a plugin host makes it): nothing to prove."""
+    project = split_project(tmp_path / "project", "caching")
+    (project / "server.py").unlink()
+    fixed = run_acp_migrate("fix", ".", cwd=project, text=True)
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    assert "slashCommands=COMMANDS" not in (project / "agent.py").read_text()
+
+
+@pytest.mark.slow
+def test_an_agent_migrated_with_its_factory_in_another_module_advertises_on_every_connection(tmp_path: Path) -> None:
+    project = split_project(tmp_path / "project", "pass-through")
+    fixed = run_acp_migrate("fix", ".", cwd=project, text=True)
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    assert serve_two_connections(project, "server", FACTORY) == [["web", "test"], ["web", "test"]]
+
+
+@pytest.mark.parametrize(
+    ("code", "reads"),
+    [
+        # What gather_factories follows: imports, definitions, assignments, bases.
+        ("from agent import Agent\nAgentSideConnection(traced(lambda conn: Agent(conn)), w, r)", True),
+        ("from agent import Agent\nclass Traced(Agent): ...\nAgentSideConnection(lambda c: Traced(c), w, r)", True),
+        ("def make(conn): ...\nAgentSideConnection(make, w, r)", True),
+        ("factory = build()\nAgentSideConnection(to_agent=factory, writer=w, reader=r)", True),
+        # What it would find nothing in: an SDK's own parameter, a test's local agent.
+        ("def serve(to_agent, w, r):\n    return AgentSideConnection(to_agent, w, r)", False),
+        ("class TestAgent: ...\nAgentSideConnection(lambda _conn: TestAgent(), w, r)", False),
+        ("from acp import AgentSideConnection\nclass AgentSideConnection2(AgentSideConnection): ...", False),
+    ],
+)
+def test_only_a_module_whose_factories_may_make_another_modules_agent_is_parsed(code: str, reads: bool) -> None:
+    import ast
+
+    from acp_migrate.rules.shared.agent_factory import may_make_agents_elsewhere
+
+    assert may_make_agents_elsewhere(ast.parse(code)) is reads

@@ -28,13 +28,16 @@ def drive(
     *arguments: str,
     awaits: str = "",
     python_options: tuple[str, ...] = (),
+    prompt_session: str | None = None,
 ) -> dict[str, Any]:
     """`script` (with its `arguments`) served on `version`, in its folder, and driven
     (`awaits`: a kind of session update to wait for after session/new; `python_options`:
-    the interpreter's own, before the script)."""
+    the interpreter's own, before the script; `prompt_session`: the session the prompt
+    names, where not the one session/new made)."""
     argv = [*python_options, str(script), *arguments]
     spec = {"argv": argv, "cwd": str(script.parent), "text": text, "timeout": HANG_GUARD}
     spec["await_update"] = awaits
+    spec["prompt_session"] = prompt_session
     done = subprocess.run(
         [str(sdk_python(version)), str(CLIENT), json.dumps(spec)],
         capture_output=True,
@@ -253,3 +256,48 @@ def test_a_model_dump_keeps_its_keys_from_0_6_to_1_0_after_fix(tmp_path: Path) -
             framed[name, version] = [key for key in json.loads(run.stdout) if key != "update" and "meta" not in key]
     assert framed["before", "0.6.3"] == framed["after", "0.6.3"] == framed["after", TARGET] == ["sessionId"]
     assert framed["before", TARGET] == ["session_id"]  # what fix prevents: another key on the wire
+
+
+SELF_CALLS = GOLDEN / "move-0-7-handler-self-calls"
+UNKNOWN_SESSION = "never-made"
+
+
+def said_to(run: dict[str, Any], session: str) -> list[str]:
+    """The text of the agent's message chunks to `session`, in order."""
+    return [
+        message["params"]["update"]["content"]["text"]
+        for direction, message in run["frames"]
+        if direction == "agent->client"
+        and message.get("method") == "session/update"
+        and message["params"]["sessionId"] == session
+    ]
+
+
+def test_an_agent_calling_its_own_moved_handler_makes_a_session_on_the_target() -> None:
+    # Its prompt handler, on a session it never made, calls its own `newSession`, moved
+    # by fix to `self.new_session(cwd=..., mcp_servers=...)`.
+    script = SELF_CALLS / "expected" / "agent.py"
+    run = drive(TARGET, script, prompt_session=UNKNOWN_SESSION)
+    assert run["failure"] is None, run["failure"]
+    assert answer_to(run, "session/prompt")["result"] == {"stopReason": "end_turn"}
+    assert said_to(run, UNKNOWN_SESSION) == ["created 32"]
+    known = drive(TARGET, script)
+    assert said_to(known, known["session_id"]) == ["known session"]
+
+
+def test_the_handler_moved_without_its_call_fails_the_prompt_on_the_target(tmp_path: Path) -> None:
+    # The negative control: what fix wrote before it moved the calls, the handler renamed
+    # and its call left as 0.6 wrote it.
+    moved = (SELF_CALLS / "expected" / "agent.py").read_text()
+    call = 'self.new_session(cwd="/", mcp_servers=[])'
+    assert call in moved
+    script = tmp_path / "agent.py"
+    script.write_text(
+        moved.replace(call, 'self.newSession(NewSessionRequest(cwd="/", mcpServers=[]))').replace(
+            "from acp.schema import ", "from acp.schema import NewSessionRequest, "
+        )
+    )
+    run = drive(TARGET, script, prompt_session=UNKNOWN_SESSION)
+    error = answer_to(run, "session/prompt")["error"]
+    assert "'EchoAgent' object has no attribute 'newSession'" in json.dumps(error), error
+    assert said_to(run, UNKNOWN_SESSION) == []

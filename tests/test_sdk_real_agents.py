@@ -206,8 +206,15 @@ def test_mini_agent_acp_moves_to_1_0_and_serves_on_1_0_and_0_12(mini_agent_pytho
 
     assert fixed.returncode == 1, fixed.stderr
     assert [name for name in before if after[name] != before[name]] == ["mini_agent/acp/__init__.py"]
-    # Left for a person: the factory hands the agent its configuration beside the connection.
-    assert set(_findings(fixed.stdout)) == {("mini_agent/acp/__init__.py", "ACP222")}, fixed.stdout
+    # Left for a person: the factory hands the agent its configuration beside the connection;
+    # and the prompt handler's call of its own moved `newSession` on an unknown session,
+    # whose request model 0.6.3 refused (no `mcpServers`, `cwd` None): no call means the same.
+    assert set(_findings(fixed.stdout)) == {
+        ("mini_agent/acp/__init__.py", "ACP222"),
+        ("mini_agent/acp/__init__.py", "ACP221"),
+    }, fixed.stdout
+    assert "__init__.py:111:33: ACP221" in fixed.stdout and "lacks mcpServers" in fixed.stdout, fixed.stdout
+    assert b"await self.newSession(NewSessionRequest(cwd=None))" in after["mini_agent/acp/__init__.py"]
     assert (again.returncode, _tree(project)) == (1, after)
     # `acp` is the SDK, not the subpackage mini_agent/acp/: its imports stay out of the project's section.
     assert b"\n\nfrom mini_agent.agent import Agent\n" in after["mini_agent/acp/__init__.py"]

@@ -23,6 +23,9 @@ CENSUS_RULES = tuple(rule for rule in ALL_RULES if rule.census)
 # left it (engine/execution/project.py).
 BEHAVIOUR_TESTS = {rule.code: rule.tests_behaviour for rule in ALL_RULES if rule.tests_behaviour}
 
+# The rules that read the project's files for other files' analyses (engine/execution/project.py).
+GATHERING_RULES = tuple(rule for rule in ALL_RULES if rule.gathers)
+
 RULES_BY_CODE = {rule.code: rule for rule in ALL_RULES}
 
 # Tokens one of which every file a rule reports on holds (engine/analysis/prefilter.py).

@@ -5,7 +5,9 @@ Reported by `fix` in place of the ACP001/ACP002/ACP003 finding it could not fix:
 cannot move the list safely (the value uses locals of a
 method `initialize` calls, it is advertised only under a condition, it awaits in an `initialize` that is not async, the class has
 nowhere to create or bind the advertiser, the agent is made by a factory wrapped in code
-not proven to hand it its connection, or the code is not an agent's
+not proven to hand it its connection (in its module or in the one serving it, `server.py`:
+the message names that file and line; a class no file of the project makes, its factory
+being outside the project, is moved as if made with its connection), or the code is not an agent's
 `initialize`, a method it calls, or a module constant it uses). Code that cannot be moved
 stays where it was: the keyword, its value and the locals feeding it are kept, and a
 `# acp-migrate: TODO` line goes above the statement (ACP007 keeps reporting it), so
@@ -54,6 +56,8 @@ class CommandsNotAdvertised(Rule):
     screen_words = LEGACY_KEYS
     # reported only where ACP001-003 report
     screen_harmless = NO_FIELD_SITE
+    # An agent's factory in the module serving it: its rewire refuses an unproven one.
+    gathers = (b"AgentSideConnection",)
     examples = (
         Example(
             before=(
@@ -103,3 +107,15 @@ class CommandsNotAdvertised(Rule):
             ),
         ),
     )
+
+    @staticmethod
+    def may_gather(tree):
+        from acp_migrate.rules.shared.agent_factory import may_make_agents_elsewhere
+
+        return may_make_agents_elsewhere(tree)
+
+    @staticmethod
+    def gather(context):
+        from acp_migrate.rules.shared.agent_factory import gather_factories
+
+        return gather_factories(context)

@@ -26,6 +26,10 @@ Reported for a person, the call left as it is: a request model with `field_meta`
 `**kwargs`, or a field the target's method does not take. A request model built
 earlier and passed by name, or built with 0.7's field names, is left alone: it still
 runs up to 1.0.
+
+A call of an agent's or a client's own handler (on `self`, `super()`, an instance of
+the project's class) is ACP221's, which renames the handler: no connection keeps its
+old name there.
 """
 
 from __future__ import annotations
@@ -101,7 +105,7 @@ class SdkRequestObjectCall(Rule):
         # On leaving: the rules of its argument have spoken (ACP205's model for a helper).
         import libcst as cst
 
-        from acp_migrate.rules.shared.generated import laid_out_call
+        from acp_migrate.rules.shared.request_calls import keyword_arguments, renamed_call
         from acp_migrate.rules.shared.sdk_handlers import snake
         from acp_migrate.rules.shared.sdk_signatures import parameters
 
@@ -135,28 +139,13 @@ class SdkRequestObjectCall(Rule):
         # A helper's call as the fix writes it: the model ACP205 makes of it on 1.0, by keyword.
         rewritten = next((r.edits.replaced[model] for r in self.context.reports if model in r.edits.replaced), None)
         built = rewritten if helper and isinstance(rewritten, cst.Call) else model
-        fields = [
-            arg.keyword.value if arg.keyword is not None else positional[i] if i < len(positional) else None
-            for i, arg in enumerate(built.args)
-        ]
-        if None in fields or any(arg.star for arg in built.args):
-            self._left(node, f"{message}; the request model takes positional arguments here: name its fields")
+        keywords = keyword_arguments(built, positional, taken, sdk.version)
+        if isinstance(keywords, str):
+            self._left(node, f"{message}; {keywords}")
             return
-        if "field_meta" in fields:
-            self._left(node, f"{message}; its `field_meta` keys become keyword arguments of their own: write them out")
-            return
-        unknown = [field for field in fields if snake(field) not in taken]
-        if unknown:
-            self._left(node, f"{message}; SDK {sdk.version} takes no {', '.join(unknown)}: decide where it goes")
-            return
-        no_space = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
-        keywords = [
-            arg.with_changes(keyword=cst.Name(snake(field)), equal=arg.equal if arg.keyword else no_space)
-            for arg, field in zip(built.args, fields)
-        ]
         report = Report(node, self.code, message, fixable=True)
         with self.context.fix(report):
-            self.context.replace(node, laid_out_call(node, func.with_changes(attr=cst.Name(method)), keywords))
+            self.context.replace(node, renamed_call(node, func, method, keywords))
 
     def _request_model(self, func: cst.BaseExpression, named: str | None) -> tuple[str, ...] | None:
         """The positional fields of what `func(...)` builds a request model with: () for

@@ -24,6 +24,8 @@ from acp_migrate.rules.edits import Edits as Edits
 from acp_migrate.rules.edits import Report as Report
 
 if TYPE_CHECKING:
+    import ast
+
     from acp_migrate.rules.context import FileContext
     from acp_migrate.settings import RuleSettings
 
@@ -112,6 +114,13 @@ class Rule(RuleBase):
     # runs only when the run's target crosses one (`RuleSettings.crosses`). None: not an
     # SDK move (the slash-command rules), it always runs.
     sdk_release: ClassVar[str | tuple[str, ...] | None] = None
+    # Bytes marking a file another file's analysis may need read (an agent's factory in
+    # the module serving it): a run that decides for the project reads every file of the
+    # project holding one, selected or not, and hands the rule's `gather(context)` its
+    # tree. It returns (node, key, text): `FileContext.gathered` in every file then holds
+    # them, `node` given as the file's `path:line`. `may_gather(tree)`, on CPython's
+    # tree, spares LibCST's parse of a file where it would find nothing.
+    gathers: ClassVar[tuple[bytes, ...]] = ()
 
     def __init_subclass__(cls, **keywords: object) -> None:
         super().__init_subclass__(**keywords)
@@ -120,6 +129,10 @@ class Rule(RuleBase):
 
     def __init__(self, context: FileContext) -> None:
         self.context = context
+
+    @staticmethod
+    def may_gather(tree: ast.Module) -> bool:  # noqa: ARG004 - a rule that gathers may screen
+        return True
 
     @classmethod
     def runs_with(cls, settings: RuleSettings) -> bool:

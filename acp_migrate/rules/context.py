@@ -14,7 +14,7 @@ from acp_migrate.cst.names import ImportTable, MentionCounter, last_part
 from acp_migrate.cst.walk import walk
 from acp_migrate.rules.edits import Edits, Report
 from acp_migrate.rules.shared import SCHEMA_CLASSES
-from acp_migrate.settings import DEFAULT_SETTINGS, ProjectFacts, RuleSettings
+from acp_migrate.settings import DEFAULT_SETTINGS, Gathered, ProjectFacts, RuleSettings
 
 EMPTY_LITERALS = ("[]", "()", "None", "list()", "tuple()")
 
@@ -112,6 +112,14 @@ class FileContext:
             self.needs_project = True
             return ()
         return self.project.schema_kept_by
+
+    def gathered(self) -> tuple[Gathered, ...]:
+        """What the rules gathered in the project's files (`Rule.gather`); undecided, as
+        `schema_kept_by`: empty, and the analysis needs the facts."""
+        if self.project is None:
+            self.needs_project = True
+            return ()
+        return self.project.gathered
 
     # -- what rules share and what they own ----------------------------------------
     def shared(self, analysis: Callable[[FileContext], Shared]) -> Shared:

@@ -5,7 +5,8 @@
 Runs on that release's interpreter (``support.sdk_venv``), spawning the agent on the same
 interpreter: ``SPEC_JSON`` holds ``argv`` (the agent's arguments to Python: a script and
 its own arguments), ``cwd`` (the session's), ``text``
-(one prompt; None: none), ``await_update`` (optional: a kind of session update
+(one prompt; None: none), ``prompt_session`` (optional: the session the prompt names
+instead of the one ``session/new`` answered, one the agent does not know), ``await_update`` (optional: a kind of session update
 the client waits for after ``session/new``, such as ``available_commands_update``) and ``timeout`` (a hang guard only). The client initializes, sets up a
 session, sends the prompt, answers the agent's requests (permission: cancelled; a file
 read: ``read_content``; a write: done) and prints one JSON object: ``frames`` (the raw
@@ -101,7 +102,8 @@ async def _drive(spec: dict[str, Any], frames: list[list[Any]], result: dict[str
                 await answered(update_arrives(spec["await_update"]), spec["await_update"])
             if spec["text"] is not None:  # None: an agent with no prompt handler
                 text = TextContentBlock(type="text", text=spec["text"])
-                await answered(conn.prompt(session_id=result["session_id"], prompt=[text]), "session/prompt")
+                session_id = spec.get("prompt_session") or result["session_id"]
+                await answered(conn.prompt(session_id=session_id, prompt=[text]), "session/prompt")
         finally:
             # The SDK's examples serve until killed (`asyncio.Event().wait()`): done with it.
             if process.returncode is None:

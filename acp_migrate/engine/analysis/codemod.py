@@ -22,7 +22,7 @@ from acp_migrate.engine.analysis.screen import (
 )
 from acp_migrate.engine.analysis.suppressions import ReportFilter
 from acp_migrate.findings import Finding, SourceAnalysis, SourceError
-from acp_migrate.settings import DEFAULT_SETTINGS, RuleSettings
+from acp_migrate.settings import DEFAULT_SETTINGS, Gathered, RuleSettings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -810,3 +810,50 @@ def _analyze_candidate(
         companions=dict(edits.companions) if fixed_source is not None and not edits.delete_file else {},
         deleted=fix and edits.delete_file,
     )
+
+
+# -- what the rules read in a file for other files' analyses (`Rule.gathers`): the
+# project decision (engine/execution/project.py) asks it of every file holding a mark.
+
+
+def gathers_in(source: bytes) -> bool:
+    """Whether a rule gathers in `source` (its marks are in it): the cheap screen first."""
+    from acp_migrate.rules import GATHERING_RULES
+
+    return any(mark in source for rule in GATHERING_RULES for mark in rule.gathers)
+
+
+def gather_facts(source: bytes, *, path: str, modules: ModuleSource | None) -> list[Gathered]:
+    """What the rules whose marks `source` holds gather in it; nothing for a file that
+    cannot be read as Python (its own run reports that)."""
+    from acp_migrate.rules import GATHERING_RULES
+
+    rules = [rule for rule in GATHERING_RULES if any(mark in source for mark in rule.gathers)]
+    if not rules or not within_parse_limits(source):
+        return []
+    try:
+        check_decodable(source)
+        tree, _ = parse_for_screening(source)
+        if tree is not None:
+            check_depth(tree, source)
+    except (SourceError, RecursionError):
+        return []
+    rules = [rule for rule in rules if tree is None or rule.may_gather(tree)]  # CPython's tree first
+    if not rules:
+        return []
+    import libcst as cst
+
+    try:
+        module = cst.parse_module(source)
+    except (cst.ParserSyntaxError, RecursionError):
+        return []
+    from acp_migrate.cst.positions import positions_of
+    from acp_migrate.cst.walk import walk
+    from acp_migrate.engine.analysis.traversal import RuleDispatcher
+    from acp_migrate.rules.context import FileContext
+
+    context = FileContext(module, modules=modules, path=path)
+    walk(module, RuleDispatcher(context, []))  # the imports, as rules read them
+    found = [item for rule in rules for item in rule.gather(context)]
+    where = positions_of(module, [node for node, _, _ in found])
+    return [Gathered(key, f"{path}:{where[node].start.line}", text) for node, key, text in found]

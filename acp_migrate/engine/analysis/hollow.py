@@ -70,7 +70,7 @@ def irrelevant_definitions(
 def _irrelevant(lines: list[bytes], tree: ast.Module, holds_token: HoldsToken) -> list[ast.stmt]:
     candidates: list[tuple[ast.stmt, bytes]] = []
     kept: list[bytes] = []  # the source of every top-level statement that stays whole
-    assigned: dict[bytes, bytes] = {}  # a name a top-level assignment binds -> its source
+    assigned: dict[bytes, list[bytes]] = {}  # a name a top-level assignment binds -> its sources
     constants: set[bytes] = set()  # names bound by top-level assignments holding a token
     docstring = _docstring(tree)
     held = False
@@ -84,7 +84,10 @@ def _irrelevant(lines: list[bytes], tree: ast.Module, holds_token: HoldsToken) -
             if isinstance(statement, (ast.Assign, ast.AnnAssign)):
                 targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
                 names = [t.id.encode() for t in targets if isinstance(t, ast.Name) and t.id.isascii()]
-                assigned.update((name, assigned.get(name, b"") + segment) for name in names)
+                for name in names:  # a line of many statements is one segment, added once
+                    sources = assigned.setdefault(name, [])
+                    if not sources or sources[-1] is not segment:
+                        sources.append(segment)
                 if held:
                     constants.update(names)
     # An import inside a definition binds its name for the whole file, as rules resolve
@@ -114,7 +117,7 @@ def _irrelevant(lines: list[bytes], tree: ast.Module, holds_token: HoldsToken) -
     grown = bool(read)
     while grown:
         reached = [(s, segment) for s, segment in irrelevant if s.name.encode() in read]
-        more = {word for name in read & assigned.keys() for word in _WORD.findall(assigned.pop(name))}
+        more = {word for name in read & assigned.keys() for word in _WORD.findall(b"".join(assigned.pop(name)))}
         more.update(word for _, segment in reached for word in _WORD.findall(segment))
         irrelevant = [pair for pair in irrelevant if pair not in reached]
         grown = not more <= read

@@ -1,7 +1,8 @@
 """What a run decides about the whole project, reading files outside its paths.
 
 Before it writes a file that depends on it: may a schema the project owns lose the
-legacy field?
+legacy field? And what do the rules read in other files for it (`Rule.gathers`: the
+factory that makes an agent, in the module serving it)?
 
 Only when no caller that passes or reads the field is left after the run. A caller is left
 when it is suppressed, deselected, cannot be fixed, or lies outside the run (in the
@@ -27,13 +28,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from acp_migrate.engine.analysis import analyze_source, is_vendored, needs_libcst
+from acp_migrate.engine.analysis import analyze_source, gather_facts, gathers_in, is_vendored, needs_libcst
 from acp_migrate.engine.execution.discover import DiscoveryOptions, iter_files
 from acp_migrate.engine.execution.files import read_source
 from acp_migrate.engine.execution.modules import file_system_modules
 from acp_migrate.findings import Finding, SourceAnalysis, SourceError
 from acp_migrate.results import FileOutcome
-from acp_migrate.settings import ProjectFacts, RuleSettings
+from acp_migrate.settings import Gathered, ProjectFacts, RuleSettings
 
 Callers = Iterable[tuple[Finding, "str | None"]]
 # How a test outside a run whose code left what it asserts is named.
@@ -83,11 +84,14 @@ def decide(
     for path, callers in sorted(run_files.items()):
         # A deselected rule did not run in this run: ask the file with every rule.
         note(_callers_of(path, every_rule, cwd) if deselecting else callers, None)
-    if not _covers(run_paths, root):
-        for path in sorted(iter_files([root], options, [])):
-            if path not in run_files:
-                note(_callers_of(path, every_rule, cwd), "not in this run")
-    return ProjectFacts(schema_kept_by=tuple(left), run_paths=tuple(run_paths))
+    covered = _covers(run_paths, root)
+    gathered: list[Gathered] = []
+    # The run's files are the project's when it covers the root: no second walk.
+    for path in sorted(set(run_files) if covered else set(iter_files([root], options, [])) | set(run_files)):
+        if not covered and path not in run_files:
+            note(_callers_of(path, every_rule, cwd), "not in this run")
+        gathered += _gathered_in(path, cwd)
+    return ProjectFacts(schema_kept_by=tuple(left), run_paths=tuple(run_paths), gathered=tuple(gathered))
 
 
 def tests_left_behind(
@@ -205,6 +209,24 @@ def _holds(path: str, marks: tuple[bytes, ...]) -> bool:
     return not is_vendored(source) and any(mark in source for mark in marks)  # (the shim is no agent)
 
 
+def _gathered_in(path: str, cwd: str) -> list[Gathered]:
+    """What the rules gather in the Python file at `path` (`Rule.gathers`), read outside
+    the run too: a one-file run decides as the whole tree's does."""
+    if not path.endswith((".py", ".pyi")):
+        return []
+    try:
+        source = read_source(path)
+    except Exception:  # unreadable: the run reports it if it is the run's
+        return []
+    if not gathers_in(source):
+        return []
+    return gather_facts(source, path=_display(path, cwd), modules=file_system_modules(path))
+
+
+def _display(path: str, cwd: str) -> str:
+    return os.path.relpath(path, cwd) if path.startswith(cwd + os.sep) else path
+
+
 def _callers_of(path: str, settings: RuleSettings, cwd: str) -> Callers:
     """The callers of an owned schema in the file at `path`."""
     analysis = _analysis_of(path, settings, cwd)
@@ -220,11 +242,10 @@ def _analysis_of(path: str, settings: RuleSettings, cwd: str) -> SourceAnalysis 
         return None
     if not needs_libcst(source, path, settings):
         return None
-    display = os.path.relpath(path, cwd) if path.startswith(cwd + os.sep) else path
     try:
         return analyze_source(
             source,
-            path=display,
+            path=_display(path, cwd),
             fix=False,
             settings=settings,
             modules=file_system_modules(path),

@@ -16,9 +16,18 @@ the agent and return it (`lambda conn: Agent(Tracing(conn))` is refused).
 `functools.partial(F, ...)` calls `F` with the connection; a name is followed to its
 definition or the values assigned to it. Any other wrapper, or one whose code is not in
 the project, refuses the rewire (CannotRewire). Not a rule: the rewire asks it.
+
+The factory may be in another module than the agent class (`server.py` serving the
+`agent.py` agent): the project decision reads every file naming `AgentSideConnection`
+(`gather_factories`, ACP005's `gathers`), also outside a one-file run, and the rewire of
+the class refuses when one of them makes it through an unproven factory. A class no file
+of the project makes (a factory the project does not hold) is migrated as before.
 """
 
 from __future__ import annotations
+
+import ast
+import os
 
 import libcst as cst
 
@@ -26,24 +35,154 @@ from acp_migrate.cst.names import last_part, mentions
 from acp_migrate.cst.walk import walk
 from acp_migrate.rules.context import FileContext, all_params
 from acp_migrate.rules.shared.list_owner import CannotRewire, methods_of, self_name
-from acp_migrate.rules.shared.project_classes import Module, definition_of
+from acp_migrate.rules.shared.project_classes import Module, definition_of, lineage
 from acp_migrate.rules.shared.syntax import assignment_targets, target_names
 
 CONNECTION_CLASS = "AgentSideConnection"
 FACTORY_KEYWORD = "to_agent"  # SDK 0.4-0.6's name for the factory parameter
 MAX_FOLLOWED = 6  # wrappers and names followed into a factory
+MAX_READ = 50  # expressions and bodies read for the agent classes a factory makes
 
 
 def check_agent_factories(context: FileContext) -> None:
     """Raise CannotRewire when an `AgentSideConnection(...)` of the module is given a
     factory wrapped in a way not proven to hand the agent its connection."""
-    factories = [factory for call in _connection_calls(context) if (factory := _factory_of(call)) is not None]
+    for factory in _factories(context):
+        _check_factory(context, factory)
+
+
+def check_factories_elsewhere(context: FileContext, agents: list[cst.ClassDef]) -> None:
+    """Raise CannotRewire when another file of the project gives `AgentSideConnection`
+    a factory making one of `agents` (classes of this module), or a subclass, not proven
+    to hand it its connection (`gather_factories`, read there by the project decision). A class no file
+    makes is taken as made with its connection, as before."""
+    if context.path is None:
+        return
+    made_here = {
+        _agent_key(os.path.abspath(context.path), name)
+        for name, cls in Module.of(context).classes.items()
+        if any(known is not None and known[0] in agents for known in lineage(context, cls))
+    }
+    for fact in context.gathered():
+        if fact.key in made_here and fact.text:
+            raise CannotRewire(f"{fact.place} makes the agent: {fact.text}")
+
+
+def may_make_agents_elsewhere(tree: ast.Module) -> bool:
+    """On CPython's tree of a module naming `AgentSideConnection`: whether a factory it
+    gives one may make a class of another module (what `gather_factories` looks for, at
+    a LibCST parse's cost). Not when each factory names only the parameters of the code
+    around it, builtins, and classes of this module made of nothing imported (a test's
+    `lambda _conn: TestAgent()`, an SDK's `AgentSideConnection(to_agent, ...)`)."""
+    bound: set[str] = set()  # imported, defined or assigned: followed by gather_factories
+    classes: dict[str, ast.ClassDef] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.ClassDef):
+            classes[node.name] = node
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            bound.add(node.id)
+
+    def reaches(expression: ast.AST, seen: set[str]) -> bool:
+        for name in (n.id for n in ast.walk(expression) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)):
+            if name in bound:
+                return True
+            if name in classes and name not in seen:
+                seen.add(name)
+                if any(reaches(base, seen) for base in classes[name].bases):
+                    return True
+        return False
+
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if (func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)) != CONNECTION_CLASS:
+            continue
+        given = [arg for arg in node.args[:1] if not isinstance(arg, ast.Starred)]
+        given += [keyword.value for keyword in node.keywords if keyword.arg == FACTORY_KEYWORD]
+        if any(reaches(factory, set()) for factory in given):
+            return True
+    return False
+
+
+def gather_factories(context: FileContext) -> list[tuple[cst.CSTNode, str, str]]:
+    """For each factory this module gives `AgentSideConnection`, each class of another
+    module of the project it makes: (the factory, the class's key, why the factory is
+    not proven, or "" when it is)."""
+    found = []
+    for factory in _factories(context):
+        try:
+            _check_factory(context, factory)
+            verdict = ""
+        except CannotRewire as why:
+            verdict = str(why)
+        found += [(factory, key, verdict) for key in sorted(_agents_made(context, factory))]
+    return found
+
+
+def _agent_key(path: str, name: str) -> str:
+    return f"{os.path.normpath(path)}:{name}"
+
+
+def _factories(context: FileContext) -> list[cst.BaseExpression]:
+    return [factory for call in _connection_calls(context) if (factory := _factory_of(call)) is not None]
+
+
+def _check_factory(context: FileContext, factory: cst.BaseExpression) -> None:
+    factories = [factory]
     seen: set[cst.CSTNode] = set()
     while factories:
         factory = factories.pop()
         if factory not in seen:
             seen.add(factory)
             factories.extend(_wrapped(context, factory))
+
+
+def _agents_made(context: FileContext, factory: cst.BaseExpression) -> set[str]:
+    """The classes of other modules of the project that `factory` names, followed into
+    the functions it names and the values of the names it uses (MAX_READ nodes)."""
+    keys: set[str] = set()
+    pending: list[tuple[cst.CSTNode, Module]] = [(factory, Module.of(context))]
+    seen: set[cst.CSTNode] = set()
+    while pending and len(seen) < MAX_READ:
+        node, module = pending.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        for name in _names_in(node):
+            found = definition_of(context, name, module)
+            if found is None:
+                if isinstance(name, cst.Name) and module.identity is None:
+                    pending += [(value, module) for value in _assigned(context, name.value)]
+            elif isinstance(found[0], cst.FunctionDef):
+                pending.append((found[0].body, found[1]))
+            elif found[1].identity is not None:
+                keys.add(_agent_key(found[1].identity, found[0].name.value))
+            else:  # a class of this module: the project's classes it is made of, elsewhere
+                keys.update(
+                    _agent_key(known[1].identity, known[0].name.value)
+                    for known in lineage(context, found[0])
+                    if known is not None and known[1].identity is not None
+                )
+    return keys
+
+
+def _names_in(node: cst.CSTNode) -> list[cst.Name | cst.Attribute]:
+    names: list[cst.Name | cst.Attribute] = []
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, found: cst.Name) -> None:
+            names.append(found)
+
+        def visit_Attribute(self, found: cst.Attribute) -> None:
+            names.append(found)
+
+    walk(node, Names())
+    return names
 
 
 def _connection_calls(context: FileContext) -> list[cst.Call]:
@@ -131,12 +270,19 @@ def _is_factory(context: FileContext, expression: cst.BaseExpression, depth: int
 
 
 def _assigned(context: FileContext, name: str) -> list[cst.BaseExpression]:
-    values: list[cst.BaseExpression] = []
+    """The values the module assigns `name`, in order."""
+    return context.shared(_assignments).get(name, [])
+
+
+def _assignments(context: FileContext) -> dict[str, list[cst.BaseExpression]]:
+    """Each name the module assigns -> its values: one walk a file, however many names are asked."""
+    values: dict[str, list[cst.BaseExpression]] = {}
 
     class Assignments(cst.CSTVisitor):
         def visit_Assign(self, node: cst.Assign) -> None:
-            if any(isinstance(t.target, cst.Name) and t.target.value == name for t in node.targets):
-                values.append(node.value)
+            names = {t.target.value for t in node.targets if isinstance(t.target, cst.Name)}
+            for name in names:
+                values.setdefault(name, []).append(node.value)
 
     walk(context.module, Assignments())
     return values

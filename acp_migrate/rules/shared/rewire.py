@@ -46,7 +46,7 @@ from acp_migrate.cst.layout import is_docstring
 from acp_migrate.cst.walk import walk
 from acp_migrate.rules.context import FileContext, all_params
 from acp_migrate.rules.shared import ADVERTISER, ADVERTISER_CLASS
-from acp_migrate.rules.shared.agent_factory import check_agent_factories
+from acp_migrate.rules.shared.agent_factory import check_agent_factories, check_factories_elsewhere
 from acp_migrate.rules.shared.generated import call_statement, source_of
 from acp_migrate.rules.shared.list_owner import (
     CannotRewire,
@@ -77,6 +77,7 @@ def rewire(context: FileContext, origin: cst.BaseExpression) -> None:
     targets = agent_classes(context)
     check_unconditional(context)
     check_agent_factories(context)
+    check_factories_elsewhere(context, [agent for agent, _, _ in targets])
     # An awaited list (`await self._discover_commands()`) is advertised as the value
     # `initialize` awaits, as it was: the advertiser takes no coroutine.
     at_site = uses_locals(origin, targets[0][2], targets[0][1]) or _contains_await(origin)

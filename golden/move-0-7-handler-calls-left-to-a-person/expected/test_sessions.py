@@ -1,0 +1,15 @@
+from acp import NewSessionRequest
+
+from agent import Sessions
+
+
+async def test_new_session():
+    sessions = Sessions()
+    answer = await sessions.new_session(cwd="/", mcp_servers=[])
+    assert answer.sessionId == "/"
+
+
+async def test_new_session_from_a_request():
+    request = NewSessionRequest(cwd="/", mcpServers=[])
+    answer = await Sessions().newSession(request)
+    assert answer.sessionId == "/"
