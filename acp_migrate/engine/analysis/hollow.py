@@ -3,9 +3,10 @@
 A file passes the byte prefilter for one legacy token, often in a few lines of a big
 module (a test file with a helper at the end). Reporting needs no edits, so LibCST
 need not parse the rest: each top-level `def` or `class` whose source holds no
-prefilter token keeps its header lines (signature, bases, a class's decorators: what
-rules see of a definition they do not enter) and its body becomes one `...` line (a
-function loses its decorators too: test files' parametrize lists are long), unless it
+prefilter token of a rule the run runs (`holds_token_of`) keeps its header lines
+(signature, bases, a class's decorators: what rules see of a definition they do not
+enter) and its body becomes one `...` line (a function loses its decorators too: test
+files' parametrize lists are long), unless it
 imports a name the kept code uses (rules resolve names through every import of the
 file) or mentions a name a top-level assignment holding a token binds (the rewire moves
 a legacy constant's list into the classes whose `initialize` uses it). Top-level
