@@ -1,6 +1,6 @@
 """The SDK rules on published agents' own code, installed from the package index:
-hermes-agent 0.19.0 (into a virtualenv on SDK 1.0) and kimi-cli 1.52.0 (its wheel: it
-needs Python 3.12); Mini-Agent, which is not on the index, from tests/data/mini-agent
+hermes-agent 0.19.0 and kimi-cli 1.52.0 (each into a virtualenv on SDK 1.0, kimi's on
+Python 3.13); Mini-Agent, which is not on the index, from tests/data/mini-agent
 (its dependencies from the index). `fix --target-sdk 1.0` on their ACP modules: what it
 rewrites runs on 1.0, what needs a person is a named finding and the exit is 1, and a
 second `fix` changes nothing.
@@ -9,7 +9,6 @@ second `fix` changes nothing.
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import socket
@@ -19,9 +18,9 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from support.sdk_venv import sdk_env, sdk_python, venvs_root
+from support.sdk_venv import pyenv_python, sdk_env, sdk_python, venvs_root
 
-pytestmark = pytest.mark.slow  # a virtualenv of hermes-agent and its dependencies
+pytestmark = pytest.mark.slow  # virtualenvs of hermes-agent, kimi-cli and Mini-Agent's dependencies
 
 TARGET = "1.0.0rc3"
 HERMES = "hermes-agent==0.19.0"
@@ -133,12 +132,106 @@ def _kimi_wheel() -> Path:
 
 
 SCHEMA_NAMES = re.compile(r"\bacp\.schema\.([A-Za-z_]\w*)")
+KIMI = "kimi-cli==1.52.0"
+# kimi-cli needs Python >= 3.12, but on 3.12.1 (the 3.12 here) `kimi_cli.app` fails at import:
+# its typing sets `__orig_class__` on a slotted frozen dataclass and catches only
+# AttributeError (3.13's catches any Exception).
+KIMI_PYTHON = "3.13"
+# What kimi's ACP modules do on `acp`'s release: each module imported; then ACPServer served
+# with `run_agent` over a socket pair to a client on the SDK, which sends initialize and
+# approves the permission an ACPSession asks (0.11 reordered `request_permission`); then
+# `_expand_llm_models`, the model picker the findings name.
+KIMI_RUN = """
+import asyncio, importlib, json, socket, sys
+import acp
+from kimi_cli import logger
+
+errors = []  # what kimi logs and swallows (it silences its loguru logger as a library)
+logger.enable("kimi_cli")
+logger.remove()
+logger.add(lambda m: errors.append(f"{m.record['message']} {m.record['exception'].type.__name__}"), level="ERROR")
+report = {"failed_imports": {}}
+for name in sys.argv[1:]:
+    try:
+        importlib.import_module(name)
+    except ImportError as exc:
+        report["failed_imports"][name] = str(exc)
+import kimi_cli.acp
+from kimi_cli.acp import server, session
+from kimi_cli.config import LLMModel
+from kimi_cli.wire.types import ApprovalRequest, ToolCall
+
+report["package"] = kimi_cli.acp.__path__[0]
 
 
-def test_kimi_cli_acp_moves_to_1_0(hermes: Path, tmp_path: Path) -> None:
+class Client:
+    asked = []
+
+    async def request_permission(self, options, session_id, tool_call, **kwargs):
+        self.asked.append([session_id, tool_call.tool_call_id, [option.option_id for option in options]])
+        return acp.RequestPermissionResponse(outcome=acp.schema.AllowedOutcome(option_id="approve", outcome="selected"))
+
+
+async def main():
+    agent_end, client_end = socket.socketpair()
+    agent_reader, agent_writer = await asyncio.open_connection(sock=agent_end)
+    client_reader, client_writer = await asyncio.open_connection(sock=client_end)
+    kimi = server.ACPServer()
+    serving = asyncio.create_task(acp.run_agent(kimi, agent_writer, agent_reader, use_unstable_protocol=True))
+    to_agent = acp.connect_to_agent(Client(), client_writer, client_reader)
+    try:
+        report["auth_methods"] = [m.id for m in (await to_agent.initialize(protocol_version=1)).auth_methods]
+    except acp.RequestError as exc:
+        report["auth_methods"] = exc.to_error_obj()
+
+    asking = session.ACPSession("sess-1", cli=None, acp_conn=kimi.conn)
+    asking._turn_state = turn = session._TurnState()
+    session._current_turn_id.set(turn.id)
+    called = ToolCall(id="call-1", function=ToolCall.FunctionBody(name="Shell", arguments='{"command": "ls"}'))
+    turn.tool_calls["call-1"] = session._ToolCallState(called)
+    request = ApprovalRequest(id="approval-1", tool_call_id="call-1", sender="Shell", action="run", description="ls")
+    await asking._handle_approval_request(request)
+    report.update(turn=turn.id, approval=await request.wait(), asked=Client.asked)
+    serving.cancel()
+
+
+asyncio.run(main())
+try:
+    server._expand_llm_models({"k2": LLMModel(provider="kimi", model="kimi-k2", max_context_size=1)})
+except AttributeError as exc:
+    report["model_picker"] = str(exc)
+report["errors"] = errors
+print(json.dumps(report))
+"""
+
+
+@pytest.fixture(scope="module")
+def kimi() -> Path:
+    # kimi-cli pins `agent-client-protocol==0.8.0`: installed with its dependencies, then 1.0 over the pin.
+    return sdk_python(TARGET, KIMI, interpreter=pyenv_python(KIMI_PYTHON), over_pin=True)
+
+
+def _run_kimi(python: Path, tree: Path, modules: list[str], cwd: Path) -> dict:
+    """KIMI_RUN on the kimi_cli package in `tree` (the virtualenv's own giving its dependencies)."""
+    run = subprocess.run(
+        [python, "-c", KIMI_RUN, *modules],
+        cwd=cwd,
+        env=sdk_env(PYTHONPATH=str(tree)),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    assert report["package"] == str(tree / "kimi_cli" / "acp")
+    return report
+
+
+def test_kimi_cli_acp_moves_to_1_0(kimi: Path, tmp_path: Path) -> None:
+    published = tmp_path / "published"
     with zipfile.ZipFile(_kimi_wheel()) as wheel:
-        wheel.extractall(tmp_path / "wheel", [n for n in wheel.namelist() if n.startswith("kimi_cli/acp/")])
-    project = _project(tmp_path / "kimi", tmp_path / "wheel" / "kimi_cli" / "acp", "agent-client-protocol==0.8.0")
+        wheel.extractall(published, [n for n in wheel.namelist() if n.startswith("kimi_cli/")])
+    project = _project(tmp_path / "kimi", published / "kimi_cli" / "acp", "agent-client-protocol==0.8.0")
 
     fixed = _fix(project)
     after = _tree(project)
@@ -152,9 +245,34 @@ def test_kimi_cli_acp_moves_to_1_0(hermes: Path, tmp_path: Path) -> None:
     read = {name for source in after.values() for name in SCHEMA_NAMES.findall(source.decode())}
     assert "AuthMethodAgent" in read and "AuthMethod" not in read
     check = f"import acp.schema as s; print([n for n in {sorted(read)!r} if not hasattr(s, n)])"
-    missing = subprocess.run([hermes, "-c", check], env=sdk_env(), capture_output=True, text=True)
+    missing = subprocess.run([kimi, "-c", check], env=sdk_env(), capture_output=True, text=True)
     assert missing.stdout.strip() == "['ModelInfo', 'SessionModelState']", missing.stderr
-    assert os.path.exists(project / "acp" / "server.py")
+
+    migrated = shutil.copytree(published, tmp_path / "migrated")
+    shutil.rmtree(migrated / "kimi_cli" / "acp")
+    shutil.copytree(project / "acp", migrated / "kimi_cli" / "acp")
+    modules = [f"kimi_cli.acp.{Path(name).stem}".removesuffix(".__init__") for name in after]
+    assert len(modules) == 9
+    ran = {tree: _run_kimi(kimi, tmp_path / tree, modules, tmp_path) for tree in ("published", "migrated")}
+
+    # On 1.0 every module imports, as published too: kimi reads the SDK's names as
+    # `acp.schema.X` when it calls, the annotations being lazy. What breaks, breaks at the call.
+    assert ran["migrated"]["failed_imports"] == ran["published"]["failed_imports"] == {}
+    # The 0.9 rename: initialize answers with the login method; as published, an error.
+    assert ran["migrated"]["auth_methods"] == ["login"]
+    assert ran["published"]["auth_methods"]["data"] == {"details": "module 'acp.schema' has no attribute 'AuthMethod'"}
+    # The 0.11 reorder: the client is asked on the session, and its approval reaches kimi.
+    turn = ran["migrated"]["turn"]
+    assert ran["migrated"]["asked"] == [["sess-1", f"{turn}/call-1", ["approve", "approve_for_session", "reject"]]]
+    assert (ran["migrated"]["approval"], ran["migrated"]["errors"]) == ("approve", [])
+    # As published the request fails to validate before it is sent (the options as the
+    # session id): kimi swallows the error and rejects every tool call, silently.
+    assert ran["published"]["asked"] == []
+    assert ran["published"]["approval"] == "reject"
+    assert ran["published"]["errors"] == ["Error handling approval request: ValidationError"]
+    # The model picker fails on the name the findings give, left for a person.
+    assert ran["migrated"]["model_picker"] == "module 'acp.schema' has no attribute 'ModelInfo'"
+    assert "`ModelInfo` is gone in SDK 0.11" in fixed.stdout
 
 
 @pytest.fixture(scope="module")

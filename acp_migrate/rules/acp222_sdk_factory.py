@@ -19,6 +19,17 @@ storing the connection move to `on_connect(self, conn)` after it. A connection
 annotated `AgentSideConnection` is annotated `Client` (`acp.interfaces`, what 0.7+
 hands `on_connect`): from 0.12 `from acp import AgentSideConnection` warns at import.
 
+The class's other constructions passing the connection would raise TypeError then, and
+move with it: those of the class or of a subclass inheriting that `__init__`, in this
+module or in another file of the project ACP222 reads (a test importing the class and
+naming the connection's class, `AsyncMock(spec=AgentSideConnection)`): in a statement,
+`agent = EchoAgent(conn)` becomes `agent = EchoAgent()` then `agent.on_connect(conn)`
+(`self.agent = ...` too), a subclass's `super().__init__(conn)` becomes
+`super().__init__()` then `self.on_connect(conn)`; in an expression (`return
+EchoAgent(conn)`, an argument) the call is named for a person. A file naming neither
+connection class (a test's bare `AsyncMock()` connection) is one ACP222 does not read:
+its constructions are neither moved nor named.
+
 The client's side is the same move: `ClientSideConnection(lambda _agent: client, writer,
 reader)` (deprecated from 0.7) becomes `connect_to_agent(client, writer, reader)`, the
 client object itself; a factory forwarding the connection to this module's class
@@ -42,6 +53,9 @@ from acp_migrate.rules.base import Example, Report, Rule
 
 if TYPE_CHECKING:
     import libcst as cst
+
+    from acp_migrate.rules.context import FileContext
+    from acp_migrate.rules.shared.project_classes import Module
 
 CONNECTIONS = frozenset(
     {"acp.AgentSideConnection", "acp.agent.connection.AgentSideConnection", "acp.core.AgentSideConnection"}
@@ -133,13 +147,27 @@ class ConnectionFactory(Rule):
         ),
     )
 
+    def __init__(self, context: FileContext, *, constructions: bool = True) -> None:
+        super().__init__(context)
+        # The classes whose `__init__(self, conn)` this module's factories move to
+        # `on_connect`, by name, and those factories' connection calls.
+        self.moved: dict[str, cst.Call] = {}
+        # False: reading another module for its moves only, not its constructions.
+        self._constructions = constructions
+        self._moved_elsewhere: dict[str, frozenset[str]] = {}
+        # The calls that may construct a class passing it the connection: `Name(x)`,
+        # and `super().__init__(x)` in a method (-> its class and the method's `self`).
+        self._calls: dict[cst.Call, tuple[cst.ClassDef | None, str | None]] = {}
+
     def visit_Call(self, node: cst.Call) -> None:
         called = self.context.resolve(node.func)
         if called not in CONNECTIONS | CLIENT_CONNECTIONS or not node.args:
+            if len(node.args) == 1 and self._constructions:  # the moved `__init__` took one
+                self._note(node)
             return
         client = called in CLIENT_CONNECTIONS
         try:
-            plan = self._plan_client(node) if client else self._plan(node)
+            plan, made = self._plan_client(node) if client else self._plan(node)
         except CannotMove as why:
             self.context.report(Report(node, self.code, f"{_shown(self.context, node)}: {why}", fixable=False))
             return
@@ -147,10 +175,130 @@ class ConnectionFactory(Rule):
         report = Report(node, self.code, f"{_shown(self.context, node)}: from SDK 0.7 {news}", True)
         with self.context.fix(report):
             plan()
+        if made is not None and not self.context.dropped(node, self.code):
+            self.moved[made] = node
+
+    def leave_Module(self, node: cst.Module) -> None:
+        if self._calls:
+            self._move_constructions()
+
+    # -- the other constructions of a class whose `__init__` moved -------------------
+    def _note(self, node: cst.Call) -> None:
+        import libcst as cst
+
+        if isinstance(node.func, cst.Name):
+            self._calls[node] = (None, None)
+        elif _is_super_init(node.func):
+            scopes, method = self.context.scopes, self.context.function
+            owner = scopes[-2] if len(scopes) > 1 and scopes[-1] is method else None
+            if isinstance(owner, cst.ClassDef) and method.params.params:
+                self._calls[node] = (owner, method.params.params[0].name.value)
+
+    def _move_constructions(self) -> None:
+        """Each construction passing the connection to a class whose `__init__(self, conn)`
+        moves to `on_connect` (of this module or another of the project, or a subclass
+        inheriting that `__init__`) raises TypeError from the move: `agent = C(conn)`
+        becomes `agent = C()` and `agent.on_connect(conn)`, `super().__init__(conn)`
+        `super().__init__()` and `self.on_connect(conn)`; in an expression it is left to
+        a person."""
+        import libcst as cst
+
+        from acp_migrate.rules.shared.project_classes import Module
+
+        here = Module.of(self.context)
+        parents = self.context.parents
+        factories = set(self.moved.values())
+        known: dict[str, bool] = {}  # a name's class read once, however often it is called
+
+        def takes_connection_away(expression: cst.BaseExpression) -> bool:
+            name = self.context.code(expression)
+            if name not in known:
+                known[name] = self._takes_connection_away(expression, here)
+            return known[name]
+
+        for call, (cls, me) in self._calls.items():
+            if _within(call, factories, parents):
+                continue  # the factory's own construction, which the move rewrites
+            if isinstance(call.func, cst.Name):
+                made = f"`{call.func.value}`"
+                if not takes_connection_away(call.func):
+                    continue
+            else:  # `super().__init__(conn)` in a method of `cls`
+                if not any(takes_connection_away(base.value) for base in cls.bases if base.keyword is None):
+                    continue
+                made = f"`{cls.name.value}`'s base"
+            self._construction(call, made, me, parents)
+
+    def _construction(self, call: cst.Call, made: str, me: str | None, parents) -> None:
+        import libcst as cst
+
+        from acp_migrate.cst.names import mentions
+
+        message = f"{_shown(self.context, call)}: from SDK 0.7 {made} takes its connection in `on_connect(conn)`"
+        small = parents.get(call)
+        if isinstance(small, cst.Assign) and len(small.targets) == 1 and small.value is call:
+            receiver = small.targets[0].target
+        elif isinstance(small, cst.AnnAssign) and small.value is call:
+            receiver = small.target
+        elif isinstance(small, cst.Expr) and isinstance(call.func, cst.Attribute):
+            receiver = cst.Name(me)  # `super().__init__(conn)`: this very object
+        else:
+            receiver = None
+        statement = parents.get(small)
+        arg = None if call.args[0].star else call.args[0].value
+        root = receiver.value if isinstance(receiver, cst.Attribute) else receiver
+        if (
+            arg is None
+            or not isinstance(root, cst.Name)
+            or mentions(arg).get(root.value)  # `conn = C(conn)`: the name changes meaning
+            or not isinstance(statement, cst.SimpleStatementLine)
+            or len(statement.body) != 1
+        ):
+            why = "this call raises TypeError then: make the object without it, then call its `on_connect(conn)`"
+            self.context.report(Report(call, self.code, f"{message}; {why}", fixable=False))
+            return
+        code = self.context.module.code_for_node
+        connect = cst.parse_statement(
+            f"{code(receiver)}.on_connect({code(arg)})\n", config=self.context.module.config_for_parsing
+        )
+        with self.context.fix(Report(call, self.code, message, fixable=True)):
+            self.context.replace(call, call.with_changes(args=[]))
+            self.context.insert_after(statement, [connect])
+
+    def _takes_connection_away(self, expression: cst.BaseExpression, here: Module) -> bool:
+        """Whether the class `expression` names (this module's or another of the project)
+        has its `__init__` from a class whose factory moves it to `on_connect`."""
+        from acp_migrate.rules.shared.project_classes import class_of, lineage
+
+        found = class_of(self.context, expression, here)
+        if found is None:
+            return False
+        for known in lineage(self.context, *found):
+            if known is None:
+                return False
+            cls, module = known
+            if "__init__" in _methods(cls):
+                return cls.name.value in self._moved_in(module)
+        return False
+
+    def _moved_in(self, module: Module) -> frozenset[str]:
+        """The classes of `module` whose `__init__` its factories move (this one's: as found)."""
+        from acp_migrate.cst.walk import walk
+        from acp_migrate.engine.analysis.traversal import RuleDispatcher
+        from acp_migrate.rules.context import FileContext
+
+        if module.identity is None:
+            return frozenset(self.moved)
+        if module.identity not in self._moved_elsewhere:
+            context = FileContext(module.tree, self.context.settings, modules=self.context.modules, path=module.identity)
+            rule = ConnectionFactory(context, constructions=False)
+            walk(module.tree, RuleDispatcher(context, [rule]))
+            self._moved_elsewhere[module.identity] = frozenset(rule.moved)
+        return self._moved_elsewhere[module.identity]
 
     def _plan_client(self, node: cst.Call):
         """The edits making the client's connection with `connect_to_agent` (registered
-        when called), or CannotMove."""
+        when called) and the class whose `__init__` they move (None: none), or CannotMove."""
         from functools import partial
 
         import libcst as cst
@@ -193,7 +341,7 @@ class ConnectionFactory(Rule):
                 context.remove(imported)
                 context.add_import("acp.core", "ClientSideConnection")
 
-        return edits
+        return edits, made if move_init is not None else None
 
     def _retyped(self, init: cst.FunctionDef, connections: frozenset[str], protocol: str) -> str | None:
         """`protocol` (of `acp.interfaces`) where the connection `__init__` takes is annotated
@@ -215,7 +363,8 @@ class ConnectionFactory(Rule):
         return cls
 
     def _plan(self, node: cst.Call):
-        """The edits moving the factory (registered when called), or CannotMove."""
+        """The edits moving the factory (registered when called) and the class whose
+        `__init__` they move, or CannotMove."""
         import libcst as cst
 
         from acp_migrate.cst.names import mentions as mentions_of
@@ -259,7 +408,7 @@ class ConnectionFactory(Rule):
                 context.remove(gone)
             context.add_import("acp", "run_agent")
 
-        return edits
+        return edits, made
 
 
 def _shown(context, node: cst.Call) -> str:
@@ -446,3 +595,30 @@ def _split(context, init: cst.FunctionDef, stores: list[cst.BaseStatement], rety
         context.parents.setdefault(line, init.body)
         context.remove(line)
     context.insert_after(init, [on_connect.with_changes(leading_lines=[cst.EmptyLine(indent=False)])])
+
+
+def _within(node: cst.CSTNode, ancestors: set[cst.CSTNode], parents: dict[cst.CSTNode, cst.CSTNode]) -> bool:
+    while node is not None and ancestors:
+        if node in ancestors:
+            return True
+        node = parents.get(node)
+    return False
+
+
+def _is_super_init(func: cst.BaseExpression) -> bool:
+    import libcst as cst
+
+    return (
+        isinstance(func, cst.Attribute)
+        and func.attr.value == "__init__"
+        and isinstance(func.value, cst.Call)
+        and isinstance(func.value.func, cst.Name)
+        and func.value.func.value == "super"
+        and not func.value.args
+    )
+
+
+def _methods(cls: cst.ClassDef) -> set[str]:
+    import libcst as cst
+
+    return {s.name.value for s in getattr(cls.body, "body", ()) if isinstance(s, cst.FunctionDef)}

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
-import venv
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -32,12 +32,34 @@ def venvs_root() -> Path:
     return Path(root) if root else Path.home() / ".cache" / "acp-migrate-tests"
 
 
-def sdk_python(version: str, *extra: str) -> Path:
+def pyenv_python(series: str) -> Path:
+    """The newest interpreter of ``series`` ("3.13") that pyenv installed."""
+    root = (
+        os.environ.get("PYENV_ROOT")
+        or subprocess.run(["pyenv", "root"], capture_output=True, text=True, check=True).stdout.strip()
+    )
+    found = Path(root).glob(f"versions/{series}.*/bin/python{series}")
+    patches = {int(m.group(1)): p for p in found if (m := re.fullmatch(rf"{re.escape(series)}\.(\d+)", p.parts[-3]))}
+    if not patches:
+        raise RuntimeError(f"no Python {series} under {root}/versions")
+    return patches[max(patches)]
+
+
+def sdk_python(version: str, *extra: str, interpreter: Path | None = None, over_pin: bool = False) -> Path:
     """The interpreter of a virtualenv holding ``agent-client-protocol==version``
-    (plus the ``extra`` requirements), built on first use."""
-    tag = f"sdk-{version}-py{sys.version_info.major}.{sys.version_info.minor}"
+    (plus the ``extra`` requirements), built on first use with ``interpreter`` (default: the
+    suite's). With ``over_pin``, ``extra`` is installed first with its own pin on the SDK,
+    then the release is forced over it: a published agent tried on another SDK release."""
+    if interpreter is None:
+        interpreter, series = Path(sys.executable), f"{sys.version_info[0]}.{sys.version_info[1]}"
+    else:
+        asked = [interpreter, "-c", "import sys; print(f'{sys.version_info[0]}.{sys.version_info[1]}')"]
+        series = subprocess.run(asked, capture_output=True, text=True, check=True).stdout.strip()
+    tag = f"sdk-{version}-py{series}"
     if extra:
         tag += "-" + "-".join(sorted(e.replace("=", "").replace("<", "").replace(">", "") for e in extra))
+    if over_pin:
+        tag += "-over-pin"
     root = venvs_root()
     root.mkdir(parents=True, exist_ok=True)
     target = root / tag
@@ -51,14 +73,15 @@ def sdk_python(version: str, *extra: str) -> Path:
         shutil.rmtree(target, ignore_errors=True)  # an interrupted build's
         building = Path(tempfile.mkdtemp(prefix=f".{tag}-", dir=root))
         try:
-            venv.create(building, with_pip=True, symlinks=True)
             subprocess.run(
-                [str(building / "bin" / "python"), "-m", "pip", "install", "--quiet",
-                 "--disable-pip-version-check", f"agent-client-protocol=={version}", *extra],
-                check=True,
-                capture_output=True,
-                text=True,
+                [interpreter, "-m", "venv", "--symlinks", building], check=True, capture_output=True, text=True
             )
+            sdk = f"agent-client-protocol=={version}"
+            # Over a pin, the second install replaces the SDK alone (its own dependencies being
+            # met) and pip warns of the conflict with the pin, exiting 0.
+            pip = [str(building / "bin" / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+            for requirements in ([*extra], [sdk]) if over_pin else ([sdk, *extra],):
+                subprocess.run([*pip, *requirements], check=True, capture_output=True, text=True)
         except subprocess.CalledProcessError as exc:
             shutil.rmtree(building, ignore_errors=True)
             raise RuntimeError(f"installing agent-client-protocol=={version} failed:\n{exc.stderr}") from exc

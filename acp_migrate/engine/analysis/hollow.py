@@ -45,6 +45,7 @@ _WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _DEFINITIONS = (*_FUNCTIONS, ast.ClassDef)
 _AGENT_FACTORY_CALL = b"AgentSideConnection"
+_CONNECTION_CLASSES = (_AGENT_FACTORY_CALL, b"ClientSideConnection")
 # Whether check keeps the code of a definition (or an import) whole for what it holds.
 HoldsToken = Callable[[bytes], bool]
 
@@ -123,7 +124,22 @@ def _irrelevant(lines: list[bytes], tree: ast.Module, holds_token: HoldsToken) -
         irrelevant = [pair for pair in irrelevant if pair not in reached]
         grown = not more <= read
         read |= more
+    # In a file naming a connection class, a definition using a class of the file or one
+    # a top-level import binds (a test importing the agent) stays whole: ACP222 moves the
+    # constructions passing the connection to an agent whose `__init__` it moves.
+    if irrelevant and any(name in segment for segment in kept for name in _CONNECTION_CLASSES):
+        classes_used = {name.encode() for name in _class_like_names(tree)}
+        irrelevant = [(s, segment) for s, segment in irrelevant if classes_used.isdisjoint(_WORD.findall(segment))]
     return [statement for statement, _ in irrelevant]
+
+
+def _class_like_names(tree: ast.Module) -> Iterator[str]:
+    """The module's classes and the names its top-level `from` imports bind, but the SDK's."""
+    for statement in tree.body:
+        if isinstance(statement, ast.ClassDef):
+            yield statement.name
+        elif isinstance(statement, ast.ImportFrom) and (statement.level or statement.module.partition(".")[0] != "acp"):
+            yield from (alias.asname or alias.name for alias in statement.names)
 
 
 def _base_names(node: ast.ClassDef) -> set[str]:

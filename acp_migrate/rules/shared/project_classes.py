@@ -98,10 +98,13 @@ def definition_of(
     return None
 
 
-def lineage(context: FileContext, agent: cst.ClassDef) -> Iterator[tuple[cst.ClassDef, Module] | None]:
-    """The class, then the project's classes it inherits from, nearest first (depth
-    first; at most MAX_BASE_DEPTH up), each with its module, read as they are asked for;
-    None for a base that is not one (the SDK's, or a class fix cannot read)."""
+def lineage(
+    context: FileContext, agent: cst.ClassDef, module: Module | None = None
+) -> Iterator[tuple[cst.ClassDef, Module] | None]:
+    """The class (of `module`, this one by default), then the project's classes it
+    inherits from, nearest first (depth first; at most MAX_BASE_DEPTH up), each with its
+    module, read as they are asked for; None for a base that is not one (the SDK's, or a
+    class fix cannot read)."""
 
     def up(node: cst.ClassDef, module: Module, depth: int) -> Iterator[tuple[cst.ClassDef, Module] | None]:
         yield node, module
@@ -110,7 +113,7 @@ def lineage(context: FileContext, agent: cst.ClassDef) -> Iterator[tuple[cst.Cla
                 parent = class_of(context, base.value, module) if depth < MAX_BASE_DEPTH else None
                 yield from (up(*parent, depth + 1) if parent is not None else [None])
 
-    return up(agent, Module.of(context), 0)
+    return up(agent, module or Module.of(context), 0)
 
 
 def connection_attribute(context: FileContext, agent: cst.ClassDef) -> str | None:

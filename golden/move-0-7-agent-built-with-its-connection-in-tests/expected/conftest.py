@@ -1,0 +1,1 @@
+# The project root on sys.path: the tests import agent.py
