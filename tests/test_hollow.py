@@ -160,6 +160,23 @@ def test_what_an_agent_factory_goes_through_stays_whole() -> None:
     assert hollowed.source == source.replace(b"def unrelated():\n    return 1\n", b"def unrelated():\n    ...\n")
 
 
+def test_a_run_keeps_what_the_rules_it_runs_read() -> None:
+    """An SDK rule's token keeps a definition only where the run's target has that rule
+    run; the factory an `AgentSideConnection(...)` is given stays whole in every run."""
+    from acp_migrate.engine.analysis.hollow import holds_token_of
+    from acp_migrate.sdk import Target
+
+    handler = b"async def prompt(self, params):\n    return await self.conn.prompt(params)\n"  # ACP220's token
+    source = (
+        b"def traced(factory):\n    return factory\n\n\n" + handler + b"\n\n"
+        b"def serve(writer, reader):\n    return AgentSideConnection(traced(make), writer, reader)\n\n\n" + LEGACY.encode()
+    )
+    without_target = hollow_out(source, ast.parse(source), holds_token=holds_token_of(None))
+    assert without_target is not None
+    assert without_target.source == source.replace(handler, b"async def prompt(self, params):\n    ...\n")
+    assert hollow_out(source, ast.parse(source), holds_token=holds_token_of(Target("1.0.0", None, ""))) is None
+
+
 def test_a_definition_importing_a_name_the_kept_code_uses_stays_whole() -> None:
     importer = "def setup():\n    global AgentCapabilities\n    from acp.schema import AgentCapabilities\n"
     other = "def unrelated():\n    from os import path\n    return path\n"
@@ -409,7 +426,7 @@ def test_fix_skipping_unrelated_definitions_writes_what_a_full_traversal_writes(
         return analysis.fixed_source, analysis.findings, analysis.remaining
 
     skipping = fixed()
-    monkeypatch.setattr(hollow_module, "irrelevant_definitions", lambda source, tree: [])
+    monkeypatch.setattr(hollow_module, "irrelevant_definitions", lambda source, tree, holds_token: [])
     assert skipping == fixed()
 
 

@@ -239,3 +239,18 @@ def test_without_a_target_the_prefilter_scans_for_no_sdk_rules_token() -> None:
     assert not may_contain_legacy(source, Target("0.12.1", None, ""))  # 1.0's move not crossed
     assert may_contain_legacy(source, Target("1.0.0", None, ""))
     assert may_contain_legacy(source)  # a caller giving no target: every rule counts
+
+
+def test_the_prefilter_scans_a_file_for_the_tokens_of_the_rules_reading_its_kind() -> None:
+    from acp_migrate.engine.analysis.prefilter import may_contain_legacy
+
+    requirement = b"agent-client-protocol>=0.7\n"  # ACP200's token: it reads requirements, not code
+    assert may_contain_legacy(requirement, None, ".txt")
+    assert not may_contain_legacy(requirement, None, ".py")
+    assert not may_contain_legacy(requirement, None, "")  # no document's suffix: Python
+    spy = b"patch.object(Agent, 'get_commands', wraps=Agent.get_commands)\n"  # ACP008's, a Python rule's
+    assert may_contain_legacy(spy, None, ".py")
+    assert may_contain_legacy(spy, None, ".pyi")
+    assert not may_contain_legacy(spy, None, ".md")
+    assert may_contain_legacy(b'{"slashCommands": []}\n', None, ".json")  # the census reads JSON
+    assert may_contain_legacy(requirement, None)  # a caller giving no suffix: every rule counts

@@ -23,7 +23,6 @@ result.exit_code  # 0 clean, 1 findings or too little exercised (result.unmet), 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -79,6 +78,8 @@ def run_probe(
 
 def replay(path: str) -> ProbeRun:
     """The run a `--record` file holds, to judge again offline (`judge`)."""
+    import json  # (not on the codemod's start, which lists the probe's command)
+
     from acp_migrate.probe.driver import ProbeRun
     from acp_migrate.probe.wire import Frame
 

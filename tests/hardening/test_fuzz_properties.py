@@ -59,7 +59,7 @@ def check_fix_properties(source: bytes) -> None:
     """The properties every source must have; raises AssertionError, or whatever fix leaks."""
     assert _reported(source, fix=False) == _reported(source, fix=True), "check and fix report differently"
     skipping = _fixed(source)
-    with mock.patch("acp_migrate.engine.analysis.hollow.irrelevant_definitions", lambda source, tree: []):
+    with mock.patch("acp_migrate.engine.analysis.hollow.irrelevant_definitions", lambda source, tree, holds_token: []):
         assert skipping == _fixed(source), "fix skipping unrelated definitions writes something else"
     try:
         first = analyze_source(source, path="fuzz.py", fix=True)

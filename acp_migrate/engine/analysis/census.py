@@ -68,8 +68,8 @@ def census_mentions(
     model declaring a word (`imported`: the source of a module it imports, or None)."""
     pattern = _word_pattern(words)
     if suffix in _PYTHON:  # the rules read its code: the census, what they cannot see
-        if ">>>" not in text and "**" not in text:  # no doctest, no splat: no tree to build
-            return []
+        if ">>>" not in text and not ("**" in text and any(name in text for name in splats)):
+            return []  # no doctest, no splat into one of `splats`: no tree to build
         return _python(text, pattern, words, harmless, 0, splats=splats, imported=imported)
     if suffix in _NOTEBOOK:
         return _notebook(text, pattern, words, harmless)

@@ -14,6 +14,7 @@ from acp_migrate.engine.analysis.prefilter import first_trigger, may_contain_leg
 from acp_migrate.engine.analysis.screen import (
     MAX_SCREEN_BYTES,
     MAX_SCREEN_COST,
+    costs_at_most,
     first_site,
     may_report,
     parse_cost,
@@ -114,7 +115,7 @@ MAX_PARSE_COST = 300_000
 
 
 def within_parse_limits(source: bytes) -> bool:
-    return len(source) <= MAX_PARSE_BYTES and parse_cost(source) <= MAX_PARSE_COST
+    return len(source) <= MAX_PARSE_BYTES and costs_at_most(source, MAX_PARSE_COST)
 
 
 def _too_large(source: bytes, sdk: Target | None) -> str:
@@ -445,9 +446,10 @@ def analyze_source(
     Only the rules `settings` enables run, and findings silenced by a suppression
     comment are dropped together with their edits (`engine/analysis/suppressions.py`).
     Raises SourceError when the file cannot be analysed; one whose bytes do not decode
-    (UndecodableSource) without any legacy token gives `SourceAnalysis.warning` instead.
+    (UndecodableSource) without a token of a rule reading it gives `SourceAnalysis.warning` instead.
     """
-    candidate = may_contain_legacy(source, settings.sdk)
+    suffix = os.path.splitext(path)[1].lower()
+    candidate = may_contain_legacy(source, settings.sdk, suffix)
     try:
         encoding = check_decodable(source)
     except UndecodableSource as error:
@@ -459,7 +461,6 @@ def analyze_source(
     # suppression comments are asked for.
     if not candidate and not report_unused_suppressions:
         return SourceAnalysis(encoding=encoding)
-    suffix = os.path.splitext(path)[1].lower()
     document = suffix not in PYTHON_SUFFIXES and suffix in _document_suffixes()
     report_filter = ReportFilter.for_source(source, encoding, settings, python=not document)
     vendored = candidate and _is_vendored_runtime(source)
@@ -674,7 +675,7 @@ def _analyze_candidate(
     from acp_migrate.cst.positions import positions_of
     from acp_migrate.cst.walk import walk
     from acp_migrate.engine.analysis.cleanup import may_orphan_imports, remove_orphaned_imports
-    from acp_migrate.engine.analysis.hollow import hollow_out, irrelevant_definitions
+    from acp_migrate.engine.analysis.hollow import holds_token_of, hollow_out, irrelevant_definitions
     from acp_migrate.engine.analysis.traversal import EditApplier, RuleDispatcher
     from acp_migrate.rules import NAMES_LOOKED_UP, PYTHON_RULES
     from acp_migrate.rules.context import FileContext
@@ -683,12 +684,13 @@ def _analyze_candidate(
     # Without CPython's tree (syntax newer than this Python, or a mistake), LibCST parses
     # the whole file: nothing is hollowed or skipped, and the tokens bounded its depth.
     tree, cpython_error = parse_for_screening(source)
+    holds_token = holds_token_of(settings.sdk)  # what check keeps, what fix reads (hollow.py)
     parsed = source
     original_line = _same_line  # of a line of `parsed`
     if tree is not None and not fix:
         # check reports without editing: LibCST need not parse what cannot matter. The
         # hollowed source is shorter (hollow.py): its lines map back to the original's.
-        hollowed = hollow_out(source, tree, NAMES_LOOKED_UP)
+        hollowed = hollow_out(source, tree, NAMES_LOOKED_UP, holds_token)
         try:
             hollow_tree = parse_for_screening(hollowed.source)[0] if hollowed is not None else None
         except SourceError:
@@ -706,7 +708,8 @@ def _analyze_candidate(
 
     # fix and diff need the whole tree to write it back, but no rule needs to look inside
     # the definitions check would have hollowed out (hollow.py).
-    skipped = _counterparts(module, tree, irrelevant_definitions(parsed, tree)) if fix and tree is not None else set()
+    irrelevant = irrelevant_definitions(parsed, tree, holds_token) if fix and tree is not None else []
+    skipped = _counterparts(module, tree, irrelevant) if irrelevant else set()
     positions: dict = {}  # report node -> its range, computed only for reports
 
     def finding(report: Report) -> Finding:
@@ -730,7 +733,7 @@ def _analyze_candidate(
         return report_filter.may_drop(code) and not report_filter.keep(finding(Report(node, code, "", False)))
 
     context = FileContext(
-        module, settings, dropped=dropped, modules=modules, project=project, path=path, kept_by_check=may_contain_legacy
+        module, settings, dropped=dropped, modules=modules, project=project, path=path, kept_by_check=holds_token
     )
     # A rule that claims code runs deselected too (its reports go below): its claim holds.
     running = [rule for rule in PYTHON_RULES if rule.runs_with(settings) or rule.claims]

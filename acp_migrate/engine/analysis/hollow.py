@@ -3,9 +3,10 @@
 A file passes the byte prefilter for one legacy token, often in a few lines of a big
 module (a test file with a helper at the end). Reporting needs no edits, so LibCST
 need not parse the rest: each top-level `def` or `class` whose source holds no
-prefilter token keeps its header lines (signature, bases, a class's decorators: what
-rules see of a definition they do not enter) and its body becomes one `...` line (a
-function loses its decorators too: test files' parametrize lists are long), unless it
+prefilter token of a rule the run runs (`holds_token_of`) keeps its header lines
+(signature, bases, a class's decorators: what rules see of a definition they do not
+enter) and its body becomes one `...` line (a function loses its decorators too: test
+files' parametrize lists are long), unless it
 imports a name the kept code uses (rules resolve names through every import of the
 file) or mentions a name a top-level assignment holding a token binds (the rewire moves
 a legacy constant's list into the classes whose `initialize` uses it). Top-level
@@ -32,7 +33,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from acp_migrate.engine.analysis.prefilter import may_contain_legacy
@@ -46,23 +47,39 @@ _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _DEFINITIONS = (*_FUNCTIONS, ast.ClassDef)
 _AGENT_FACTORY_CALL = b"AgentSideConnection"
 _CONNECTION_CLASSES = (_AGENT_FACTORY_CALL, b"ClientSideConnection")
+# Whether check keeps the code of a definition (or an import) whole for what it holds.
+HoldsToken = Callable[[bytes], bool]
 
 
-def irrelevant_definitions(source: bytes, tree: ast.Module) -> list[ast.stmt]:
+def holds_token_of(sdk) -> HoldsToken:
+    """What keeps code whole in a run with the SDK target `sdk` (None: none): a token of
+    a rule that run runs, or an SDK 0.4-0.6 `AgentSideConnection(factory, ...)`, whose
+    factory the rewire reads (below). A rule that does not run reads nothing: its tokens
+    keep nothing (without a target, an agent's `prompt` method no SDK rule moves)."""
+
+    def holds_token(code: bytes) -> bool:
+        return may_contain_legacy(code, sdk, ".py") or _AGENT_FACTORY_CALL in code
+
+    return holds_token
+
+
+def irrelevant_definitions(
+    source: bytes, tree: ast.Module, holds_token: HoldsToken = may_contain_legacy
+) -> list[ast.stmt]:
     """The top-level definitions of `tree` that cannot matter to any rule (see above)."""
-    return _irrelevant(source.splitlines(keepends=True), tree)
+    return _irrelevant(source.splitlines(keepends=True), tree, holds_token)
 
 
-def _irrelevant(lines: list[bytes], tree: ast.Module) -> list[ast.stmt]:
+def _irrelevant(lines: list[bytes], tree: ast.Module, holds_token: HoldsToken) -> list[ast.stmt]:
     candidates: list[tuple[ast.stmt, bytes]] = []
     kept: list[bytes] = []  # the source of every top-level statement that stays whole
     assigned: dict[bytes, list[bytes]] = {}  # a name a top-level assignment binds -> its sources
     constants: set[bytes] = set()  # names bound by top-level assignments holding a token
     docstring = _docstring(tree)
-    holds_token = False
+    held = False
     for statement, segment, repeated in _segments(lines, tree.body):
-        holds_token = holds_token if repeated else may_contain_legacy(segment)
-        if isinstance(statement, _DEFINITIONS) and _hollowable(statement, lines) and not holds_token:
+        held = held if repeated else holds_token(segment)
+        if isinstance(statement, _DEFINITIONS) and _hollowable(statement, lines) and not held:
             candidates.append((statement, segment))
         elif statement is not docstring:  # prose: its words use no name
             if not repeated:
@@ -74,7 +91,7 @@ def _irrelevant(lines: list[bytes], tree: ast.Module) -> list[ast.stmt]:
                     sources = assigned.setdefault(name, [])
                     if not sources or sources[-1] is not segment:
                         sources.append(segment)
-                if holds_token:
+                if held:
                     constants.update(names)
     # An import inside a definition binds its name for the whole file, as rules resolve
     # names: keep the definition when a kept statement uses a name it imports. A class
@@ -160,12 +177,17 @@ class Hollowed(NamedTuple):
         return line + self.origin[-1] - len(self.origin) if line > 0 else line
 
 
-def hollow_out(source: bytes, tree: ast.Module, looked_up: frozenset[str] = frozenset()) -> Hollowed | None:
+def hollow_out(
+    source: bytes,
+    tree: ast.Module,
+    looked_up: frozenset[str] = frozenset(),
+    holds_token: HoldsToken = may_contain_legacy,
+) -> Hollowed | None:
     """`source` with the bodies of the top-level definitions that cannot matter replaced
     and the imports nothing kept uses dropped (see the module docstring), or None when
     there is nothing to cut. Imports binding a name of `looked_up` stay whatever uses it."""
     lines = source.splitlines(keepends=True)
-    irrelevant = _irrelevant(lines, tree)
+    irrelevant = _irrelevant(lines, tree, holds_token)
     cuts: list[tuple[int, int, bytes | None]] = []  # 0-based [start, end) line ranges -> replacement
     for statement in irrelevant:
         if isinstance(statement, _FUNCTIONS):
@@ -178,7 +200,7 @@ def hollow_out(source: bytes, tree: ast.Module, looked_up: frozenset[str] = froz
         cuts.append((start, end, indent + b"..." + _line_ending(lines[end - 1])))
     cuts += [
         (statement.lineno - 1, statement.end_lineno or statement.lineno, None)
-        for statement in _unused_imports(lines, tree, irrelevant, looked_up)
+        for statement in _unused_imports(lines, tree, irrelevant, looked_up, holds_token)
     ]
     if not cuts:
         return None
@@ -217,7 +239,7 @@ def _body_lines(statement: ast.stmt) -> tuple[int, int]:
 
 
 def _unused_imports(
-    lines: list[bytes], tree: ast.Module, irrelevant: list[ast.stmt], looked_up: frozenset[str]
+    lines: list[bytes], tree: ast.Module, irrelevant: list[ast.stmt], looked_up: frozenset[str], holds_token: HoldsToken
 ) -> list[ast.stmt]:
     """Top-level imports binding no name the hollowed source still uses: rules resolve
     only the names they meet. Kept: `__future__` and star imports, imports holding a
@@ -250,7 +272,7 @@ def _unused_imports(
             continue
         if index + 1 < len(tree.body) and tree.body[index + 1].lineno <= end:
             continue
-        if may_contain_legacy(b"".join(lines[start - 1 : end])) or not _import_names(statement).isdisjoint(used):
+        if holds_token(b"".join(lines[start - 1 : end])) or not _import_names(statement).isdisjoint(used):
             continue
         unused.append(statement)
     return unused

@@ -2,15 +2,16 @@
 a legacy pattern, and is done without being parsed (LibCST is not even imported).
 
 The tokens are what the rules declare (`Rule.triggers`, gathered by the registry,
-whose import does not import LibCST). A run scans for the tokens of the rules its SDK
-target keeps (`Rule.sdk_release`): without a target, none of the SDK rules'.
+whose import does not import LibCST). A run scans a file for the tokens of the rules its
+SDK target keeps (`Rule.sdk_release`; without a target, none of the SDK rules') that
+read the file's kind: a document's suffix (Markdown, JSON, ...), or Python for any other.
 """
 
 from __future__ import annotations
 
 import functools
 
-from acp_migrate.rules import ALL_RULES, TRIGGERS
+from acp_migrate.rules import ALL_RULES, SUFFIXES, TRIGGERS
 from acp_migrate.settings import RuleSettings
 
 TOKENS: tuple[bytes, ...] = TRIGGERS
@@ -44,9 +45,10 @@ def _groups(tokens: tuple[bytes, ...]) -> list[tuple[bytes, tuple[bytes, ...]]]:
     return groups
 
 
-GROUPS = _groups(TOKENS)
-# `may_contain_legacy`'s SDK target when the caller has none to give: every rule counts.
+# `may_contain_legacy`'s SDK target and suffix when the caller has none to give: every rule counts.
 EVERY_RULE = "every rule"
+PYTHON_SUFFIXES = (".py", ".pyi")
+PYTHON = "python"  # the kind of a file whose suffix is no document's
 
 
 @functools.cache
@@ -56,9 +58,20 @@ def rules_in_play(sdk) -> tuple:
     return tuple(rule for rule in ALL_RULES if settings.crosses(rule.sdk_release))
 
 
-@functools.cache
-def _groups_in_play(sdk) -> list[tuple[bytes, tuple[bytes, ...]]]:
-    return _groups(tuple(dict.fromkeys(token for rule in rules_in_play(sdk) for token in rule.triggers)))
+def _kind(suffix: str) -> str:
+    """How the analysis takes a file of `suffix` (codemod.py): a suffix some rule declares
+    for documents, as that document; any other, as Python."""
+    return suffix if suffix is EVERY_RULE or suffix in SUFFIXES and suffix not in PYTHON_SUFFIXES else PYTHON
+
+
+def _reads(rule, kind: str) -> bool:
+    return kind is EVERY_RULE or any(suffix in rule.suffixes for suffix in (PYTHON_SUFFIXES if kind is PYTHON else (kind,)))
+
+
+@functools.cache  # (computed when first asked: grouping every rule's tokens costs 4 ms)
+def _groups_in_play(sdk, kind: str) -> list[tuple[bytes, tuple[bytes, ...]]]:
+    rules = ALL_RULES if sdk is EVERY_RULE else rules_in_play(sdk)
+    return _groups(tuple(dict.fromkeys(token for rule in rules if _reads(rule, kind) for token in rule.triggers)))
 
 
 def last_answer(question):
@@ -77,10 +90,11 @@ def last_answer(question):
 
 
 @last_answer
-def may_contain_legacy(source: bytes, sdk=EVERY_RULE) -> bool:
-    """Whether `source` holds a trigger of a rule a run with the SDK target `sdk` runs
-    (without a target, the SDK rules' tokens cost a clean file no scan)."""
-    groups = GROUPS if sdk is EVERY_RULE else _groups_in_play(sdk)
+def may_contain_legacy(source: bytes, sdk=EVERY_RULE, suffix=EVERY_RULE) -> bool:
+    """Whether `source`, of a file with `suffix` (lower case), holds a trigger of a rule
+    reading that file that a run with the SDK target `sdk` runs (without a target, the
+    SDK rules' tokens cost a clean file no scan; a Python file, no document rule's)."""
+    groups = _groups_in_play(sdk, _kind(suffix))
     # One `in` per scan: bytes search skips ahead like grep, several times faster than
     # a regex alternation, which tries every token at every byte.
     return any(shared in source and any(token in source for token in members) for shared, members in groups)
@@ -89,5 +103,5 @@ def may_contain_legacy(source: bytes, sdk=EVERY_RULE) -> bool:
 def first_trigger(source: bytes, sdk=EVERY_RULE) -> tuple[int, bytes]:
     """The offset and the token of the first trigger in `source` (which holds one) of a
     rule a run with the SDK target `sdk` runs."""
-    groups = GROUPS if sdk is EVERY_RULE else _groups_in_play(sdk)
+    groups = _groups_in_play(sdk, EVERY_RULE)
     return min((offset, token) for _, members in groups for token in members if (offset := source.find(token)) != -1)

@@ -27,6 +27,7 @@ it says where (`first_site`): a file too large for LibCST is refused naming that
 from __future__ import annotations
 
 import functools
+import os
 import re
 from typing import NamedTuple
 
@@ -72,7 +73,13 @@ MAX_SCREEN_COST = 1_200_000
 
 
 def within_screen_limits(source: bytes) -> bool:
-    return len(source) <= MAX_SCREEN_BYTES and parse_cost(source) <= MAX_SCREEN_COST
+    return len(source) <= MAX_SCREEN_BYTES and costs_at_most(source, MAX_SCREEN_COST)
+
+
+def costs_at_most(source: bytes, limit: int) -> bool:
+    """Whether `parse_cost(source) <= limit`, not counted where the size tells: a unit
+    is a byte or more, a newline costs three."""
+    return 3 * len(source) <= limit or parse_cost(source) <= limit
 
 
 class Site(NamedTuple):
@@ -127,12 +134,8 @@ def _word_site(source: bytes, harmless: dict[str, frozenset[str]]) -> Site | Non
     # a continued line). bytes.splitlines breaks lines where CPython counts them.
     words = set(harmless)
     contexts = frozenset().union(*harmless.values())
-    spelled = [word.encode() for word in words]
-    lines = [
-        number
-        for number, line in enumerate(source.splitlines(), 1)
-        if b"\\" in line or any(word in line for word in spelled)
-    ]
+    spelled = re.compile(b"|".join(re.escape(word.encode()) for word in sorted(words)) + rb"|\\")
+    lines = [number for number, line in enumerate(source.splitlines(), 1) if spelled.search(line)]
     # Every `str` field of every node is an identifier or a constant's value (`Name.id`,
     # `Attribute.attr`, `keyword.arg`, `arg.arg`, `alias.name`, `Constant.value`, ...),
     # and lists of them (`Global.names`, `MatchClass.kwd_attrs`): read generically, no
@@ -330,6 +333,7 @@ def needs_libcst(source: bytes, path: str, settings: RuleSettings = DEFAULT_SETT
     project decision which files it reads; no result depends on it."""
     return (
         path.lower().endswith((".py", ".pyi"))
-        and may_contain_legacy(source, settings.sdk)
+        # the analysis asks the same (answered once)
+        and may_contain_legacy(source, settings.sdk, os.path.splitext(path)[1].lower())
         and may_report(source, settings.sdk)
     )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import os
 import re
 import signal
@@ -108,6 +107,8 @@ def _read(path: str, limit: int, *, dir_fd: int | None = None, follow: bool = Tr
 
 def digest(content: bytes | None) -> str | None:
     """How a write names what a file holds (None: no file)."""
+    import hashlib  # only for writes: not on every start
+
     return hashlib.sha256(content).hexdigest() if content is not None else None
 
 

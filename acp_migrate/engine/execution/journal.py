@@ -11,7 +11,6 @@ and git never commits it), else as a dot-file at its root: never a file a rule r
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Callable, Sequence
@@ -63,6 +62,8 @@ class Journal:
         self._folder: int | None = None  # locked while the journal is there
 
     def write(self, writes: Sequence[PendingWrite]) -> None:
+        import json  # (here and in _read: only where a journal is, not on every start)
+
         entries = [
             {
                 "target": os.path.relpath(write.target, self.root),
@@ -152,6 +153,8 @@ def _read(path: str, shown: str) -> list[dict] | None:
     finally:
         if folder is not None:
             os.close(folder)
+    import json
+
     try:
         journal = json.loads(data)
     except (ValueError, RecursionError):

@@ -31,6 +31,8 @@ CAPABILITY_KEYS = frozenset({"agentCapabilities", "agent_capabilities"})
 CAPABILITY_CLASSES = frozenset({"AgentCapabilities"})
 INITIALIZE_CLASSES = frozenset({"InitializeResponse"})
 SCHEMA_CLASSES = CAPABILITY_CLASSES | INITIALIZE_CLASSES
+# The session id of the notifications ACP006 writes into documentation examples.
+SESSION_ID = "sess_abc123"
 
 # What an expression holds (`shared.kinds`).
 CAPS, CAPS_DICT, INIT, INIT_DICT = "capabilities", "capabilities dict", "initialize result", "initialize dict"
