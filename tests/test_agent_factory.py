@@ -456,11 +456,15 @@ def test_an_agent_migrated_with_its_factory_in_another_module_advertises_on_ever
         # What gather_factories follows: imports, definitions, assignments, bases.
         ("from agent import Agent\nAgentSideConnection(traced(lambda conn: Agent(conn)), w, r)", True),
         ("from agent import Agent\nclass Traced(Agent): ...\nAgentSideConnection(lambda c: Traced(c), w, r)", True),
-        ("def make(conn): ...\nAgentSideConnection(make, w, r)", True),
-        ("factory = build()\nAgentSideConnection(to_agent=factory, writer=w, reader=r)", True),
+        ("from agent import Agent\ndef make(conn):\n    return Agent(conn)\nAgentSideConnection(make, w, r)", True),
+        ("from agents import build\nfactory = build()\nAgentSideConnection(to_agent=factory, writer=w, reader=r)", True),
+        ("class Server:\n    def serve(self, w, r):\n        AgentSideConnection(self.make, w, r)", True),
+        ("for factory in FACTORIES:\n    AgentSideConnection(factory, w, r)", True),
         # What it would find nothing in: an SDK's own parameter, a test's local agent.
         ("def serve(to_agent, w, r):\n    return AgentSideConnection(to_agent, w, r)", False),
         ("class TestAgent: ...\nAgentSideConnection(lambda _conn: TestAgent(), w, r)", False),
+        ("class Local: ...\ndef make(conn):\n    return Local()\nAgentSideConnection(make, w, r)", False),
+        ("def serve(agent, w, r):\n    factory = lambda conn: agent\n    AgentSideConnection(factory, w, r)", False),
         ("from acp import AgentSideConnection\nclass AgentSideConnection2(AgentSideConnection): ...", False),
     ],
 )

@@ -71,29 +71,49 @@ def check_factories_elsewhere(context: FileContext, agents: list[cst.ClassDef]) 
 def may_make_agents_elsewhere(tree: ast.Module) -> bool:
     """On CPython's tree of a module naming `AgentSideConnection`: whether a factory it
     gives one may make a class of another module (what `gather_factories` looks for, at
-    a LibCST parse's cost). Not when each factory names only the parameters of the code
-    around it, builtins, and classes of this module made of nothing imported (a test's
-    `lambda _conn: TestAgent()`, an SDK's `AgentSideConnection(to_agent, ...)`)."""
-    bound: set[str] = set()  # imported, defined or assigned: followed by gather_factories
+    a LibCST parse's cost), followed as it follows them: into this module's functions,
+    the values its names are assigned and its classes' bases. Not when all a factory
+    reaches is parameters, builtins and this module's classes made of nothing imported
+    (a test's `lambda _conn: TestAgent()`, an SDK's own `AgentSideConnection(to_agent,
+    ...)`); an import, an attribute of `self` or a name bound otherwise may."""
+    imported: set[str] = set()
+    functions: dict[str, list[ast.AST]] = {}
+    values: dict[str, list[ast.AST]] = {}
     classes: dict[str, ast.ClassDef] = {}
+    params: set[str] = set()
+    stored: set[str] = set()  # every name bound by a store: those not assigned are unknown
     for node in ast.walk(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
-            bound.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+            imported.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            bound.add(node.name)
+            functions.setdefault(node.name, []).extend(node.body)
         elif isinstance(node, ast.ClassDef):
             classes[node.name] = node
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            bound.add(node.id)
+        elif isinstance(node, ast.arg):
+            params.add(node.arg)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    values.setdefault(target.id, []).append(node.value)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            stored.add(node.id)
 
     def reaches(expression: ast.AST, seen: set[str]) -> bool:
-        for name in (n.id for n in ast.walk(expression) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)):
-            if name in bound:
+        for node in ast.walk(expression):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in params:
+                return True  # `self.make_agent`: a method, followed by its definition
+            if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)) or node.id in seen:
+                continue
+            name = node.id
+            seen.add(name)
+            if name in imported or name in stored and name not in values:
                 return True
-            if name in classes and name not in seen:
-                seen.add(name)
-                if any(reaches(base, seen) for base in classes[name].bases):
-                    return True
+            followed = [*functions.get(name, ()), *values.get(name, ())]
+            if name in classes:
+                followed += classes[name].bases
+            if any(reaches(part, seen) for part in followed):
+                return True
         return False
 
     for node in ast.walk(tree):
