@@ -57,7 +57,7 @@ class CommandsNotAdvertised(Rule):
     # reported only where ACP001-003 report
     screen_harmless = NO_FIELD_SITE
     # An agent's factory in the module serving it: its rewire refuses an unproven one.
-    gathers = (b"AgentSideConnection",)
+    gathers = (b"AgentSideConnection(",)
     examples = (
         Example(
             before=(
