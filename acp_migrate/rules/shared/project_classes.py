@@ -56,6 +56,26 @@ class _Imports(cst.CSTVisitor):
         return False
 
 
+def _read(context: FileContext, identity: str, source: bytes) -> Module | None:
+    """The module at `identity` as this file's analysis reads it: parsed once however
+    often a name leads there (None: it cannot be parsed)."""
+    read = context.shared(_modules_read)
+    if identity not in read:
+        try:
+            tree = cst.parse_module(source)
+        except (cst.ParserSyntaxError, RecursionError, UnicodeDecodeError):
+            read[identity] = None
+        else:
+            imports = _Imports()
+            walk(tree, imports)
+            read[identity] = Module(identity, tree, imports.table)
+    return read[identity]
+
+
+def _modules_read(context: FileContext) -> dict[str, Module | None]:
+    return {}
+
+
 def class_of(
     context: FileContext, expression: cst.BaseExpression, module: Module
 ) -> tuple[cst.ClassDef, Module] | None:
@@ -83,14 +103,9 @@ def definition_of(
     found = context.modules(module_name, module.identity)
     if found is None:
         return None
-    identity, source = found
-    try:
-        tree = cst.parse_module(source)
-    except (cst.ParserSyntaxError, RecursionError, UnicodeDecodeError):
+    other = _read(context, *found)
+    if other is None:
         return None
-    imports = _Imports()
-    walk(tree, imports)
-    other = Module(identity, tree, imports.table)
     if name in other.definitions:
         return other.definitions[name], other
     if name in other.imports.bindings:  # re-exported, as packages' __init__ do
