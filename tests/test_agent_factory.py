@@ -457,7 +457,10 @@ def test_an_agent_migrated_with_its_factory_in_another_module_advertises_on_ever
         ("from agent import Agent\nAgentSideConnection(traced(lambda conn: Agent(conn)), w, r)", True),
         ("from agent import Agent\nclass Traced(Agent): ...\nAgentSideConnection(lambda c: Traced(c), w, r)", True),
         ("from agent import Agent\ndef make(conn):\n    return Agent(conn)\nAgentSideConnection(make, w, r)", True),
-        ("from agents import build\nfactory = build()\nAgentSideConnection(to_agent=factory, writer=w, reader=r)", True),
+        (
+            "from agents import build\nfactory = build()\nAgentSideConnection(to_agent=factory, writer=w, reader=r)",
+            True,
+        ),
         ("class Server:\n    def serve(self, w, r):\n        AgentSideConnection(self.make, w, r)", True),
         ("for factory in FACTORIES:\n    AgentSideConnection(factory, w, r)", True),
         # What it would find nothing in: an SDK's own parameter, a test's local agent.

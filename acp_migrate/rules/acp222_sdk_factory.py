@@ -299,7 +299,9 @@ class ConnectionFactory(Rule):
         if module.identity is None:
             return frozenset(self.moved)
         if module.identity not in self._moved_elsewhere:
-            context = FileContext(module.tree, self.context.settings, modules=self.context.modules, path=module.identity)
+            context = FileContext(
+                module.tree, self.context.settings, modules=self.context.modules, path=module.identity
+            )
             rule = ConnectionFactory(context, constructions=False)
             walk(module.tree, RuleDispatcher(context, [rule]))
             self._moved_elsewhere[module.identity] = frozenset(rule.moved)

@@ -131,7 +131,7 @@ class Rule(RuleBase):
         self.context = context
 
     @staticmethod
-    def may_gather(tree: ast.Module) -> bool:  # noqa: ARG004 - a rule that gathers may screen
+    def may_gather(tree: ast.Module) -> bool:  # a rule that gathers may screen on it
         return True
 
     @classmethod

@@ -152,8 +152,11 @@ def _class_like_names(tree: ast.Module, *, local: bool) -> Iterator[str]:
 def _constructs(statement: ast.stmt, names: set[str]) -> bool:
     """Whether `statement` calls one of `names` with one argument (`EchoAgent(conn)`)."""
     return any(
-        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in names
-        and len(node.args) == 1 and not node.keywords
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in names
+        and len(node.args) == 1
+        and not node.keywords
         for node in ast.walk(statement)
     )
 

@@ -65,7 +65,9 @@ def _kind(suffix: str) -> str:
 
 
 def _reads(rule, kind: str) -> bool:
-    return kind is EVERY_RULE or any(suffix in rule.suffixes for suffix in (PYTHON_SUFFIXES if kind is PYTHON else (kind,)))
+    return kind is EVERY_RULE or any(
+        suffix in rule.suffixes for suffix in (PYTHON_SUFFIXES if kind is PYTHON else (kind,))
+    )
 
 
 @functools.cache  # (computed when first asked: grouping every rule's tokens costs 4 ms)

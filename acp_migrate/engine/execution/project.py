@@ -30,7 +30,7 @@ from pathlib import Path
 
 from acp_migrate.engine.analysis import analyze_source, gather_facts, gathers_in, is_vendored, needs_libcst
 from acp_migrate.engine.execution.discover import DiscoveryOptions, iter_files
-from acp_migrate.engine.execution.files import read_source
+from acp_migrate.engine.execution.files import FileAccessError, read_source
 from acp_migrate.engine.execution.modules import file_system_modules
 from acp_migrate.findings import Finding, SourceAnalysis, SourceError
 from acp_migrate.results import FileOutcome
@@ -164,7 +164,7 @@ def _may_reach(test: str, migrated: set[str], root: str) -> bool:
             return True
         try:
             tree = ast.parse(read_source(path), path)
-        except Exception:  # unreadable or unparsable here: cannot be followed
+        except (FileAccessError, SyntaxError, ValueError, RecursionError, MemoryError):  # cannot be followed
             return True
         for node in ast.walk(tree):
             if isinstance(node, ast.Name) and node.id in _INDIRECT:
@@ -176,7 +176,10 @@ def _may_reach(test: str, migrated: set[str], root: str) -> bool:
                 modules = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom):
                 base = "." * node.level + (node.module or "")
-                modules = [base, *(f"{base}.{alias.name}" if node.module else base + alias.name for alias in node.names)]
+                modules = [
+                    base,
+                    *(f"{base}.{alias.name}" if node.module else base + alias.name for alias in node.names),
+                ]
             for module in modules:
                 if module.lstrip(".").split(".")[0] in _INDIRECT:
                     return True
@@ -216,7 +219,7 @@ def _gathered_in(path: str, cwd: str) -> list[Gathered]:
         return []
     try:
         source = read_source(path)
-    except Exception:  # unreadable: the run reports it if it is the run's
+    except FileAccessError:  # unreadable: the run reports it if it is the run's
         return []
     if not gathers_in(source):
         return []
